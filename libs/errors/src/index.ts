@@ -1,0 +1,3 @@
+export * from './table';
+export * from './service-error';
+export * from './grpc';

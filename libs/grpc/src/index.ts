@@ -1,0 +1,104 @@
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { toGrpcError, fromGrpcError, type ErrorCode } from '@svc/errors';
+import type { Logger } from '@svc/logger';
+
+export { grpc };
+
+type UnaryFn<Req, Res> = (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>;
+
+/**
+ * Wraps an async domain function as a gRPC unary handler: spec errors travel as string codes
+ * in metadata (libs/errors), anything unexpected is logged here and sent as internal_error.
+ */
+export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    fn(call.request, call).then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        const payload = toGrpcError(error);
+        if (payload.code === grpc.status.INTERNAL) logger.error('rpc failed', { method, err: error });
+        callback(payload);
+      },
+    );
+  };
+}
+
+export interface GrpcServer {
+  server: grpc.Server;
+  health: HealthImplementation;
+  port: number;
+  /** Stops taking calls, lets running ones finish up to `graceMs`, then cuts the rest. */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+export interface ServiceRegistration {
+  definition: grpc.ServiceDefinition;
+  implementation: grpc.UntypedServiceImplementation;
+  /** Full service name for grpc.health.v1 (e.g. svc.router.v1.RouterService). */
+  name: string;
+}
+
+/** Starts a gRPC server with grpc.health.v1 registered (overall and per service status SERVING). */
+export async function startGrpcServer(options: { host: string; port: number; services: ServiceRegistration[] }): Promise<GrpcServer> {
+  const server = new grpc.Server({ 'grpc.keepalive_permit_without_calls': 1 });
+  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  health.addToServer(server);
+  for (const service of options.services) server.addService(service.definition, service.implementation);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+  });
+  health.setStatus('', 'SERVING');
+  for (const service of options.services) health.setStatus(service.name, 'SERVING');
+  return {
+    server,
+    health,
+    port,
+    shutdown: (graceMs) =>
+      new Promise<void>((resolve) => {
+        health.setStatus('', 'NOT_SERVING');
+        for (const service of options.services) health.setStatus(service.name, 'NOT_SERVING');
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}
+
+export interface CallOptions {
+  deadlineMs: number;
+  metadata?: grpc.Metadata;
+}
+
+type UnaryClientMethod<Req, Res> = (request: Req, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, response?: Res) => void) => grpc.ClientUnaryCall;
+
+/**
+ * Calls a unary method with a deadline and returns a promise. A failure carrying a spec code
+ * becomes that ServiceError; a dead peer or missed deadline becomes `unavailableCode` (503).
+ */
+export function callUnary<Req, Res>(method: UnaryClientMethod<Req, Res>, self: grpc.Client, request: Req, options: CallOptions, unavailableCode: ErrorCode): Promise<Res> {
+  return new Promise<Res>((resolve, reject) => {
+    method.call(self, request, options.metadata ?? new grpc.Metadata(), { deadline: Date.now() + options.deadlineMs }, (error, response) => {
+      if (error) reject(fromGrpcError(error, unavailableCode));
+      else resolve(response as Res);
+    });
+  });
+}
+
+/** Client channel options shared by every service-to-service client. */
+export const CLIENT_OPTIONS: grpc.ChannelOptions = {
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 5_000,
+  'grpc.enable_retries': 1,
+  'grpc.max_receive_message_length': 64 * 1024 * 1024,
+  'grpc.max_send_message_length': 64 * 1024 * 1024,
+};
+
+export function insecure(): grpc.ChannelCredentials {
+  return grpc.credentials.createInsecure();
+}

@@ -1,0 +1,12 @@
+// Original file: /work/main/protos/svc/batch/v1/batch_service.proto
+
+
+export interface GetBatchRequest {
+  'organization_id'?: (string);
+  'batch_id'?: (string);
+}
+
+export interface GetBatchRequest__Output {
+  'organization_id': (string);
+  'batch_id': (string);
+}

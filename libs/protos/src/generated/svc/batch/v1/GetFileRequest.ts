@@ -1,0 +1,12 @@
+// Original file: /work/main/protos/svc/batch/v1/batch_service.proto
+
+
+export interface GetFileRequest {
+  'organization_id'?: (string);
+  'file_id'?: (string);
+}
+
+export interface GetFileRequest__Output {
+  'organization_id': (string);
+  'file_id': (string);
+}

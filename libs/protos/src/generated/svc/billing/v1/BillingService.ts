@@ -1,0 +1,94 @@
+// Original file: /work/main/protos/svc/billing/v1/billing_service.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AdmitRequest as _svc_billing_v1_AdmitRequest, AdmitRequest__Output as _svc_billing_v1_AdmitRequest__Output } from '../../../svc/billing/v1/AdmitRequest';
+import type { AdmitResponse as _svc_billing_v1_AdmitResponse, AdmitResponse__Output as _svc_billing_v1_AdmitResponse__Output } from '../../../svc/billing/v1/AdmitResponse';
+import type { AuthenticateKeyRequest as _svc_billing_v1_AuthenticateKeyRequest, AuthenticateKeyRequest__Output as _svc_billing_v1_AuthenticateKeyRequest__Output } from '../../../svc/billing/v1/AuthenticateKeyRequest';
+import type { AuthenticateKeyResponse as _svc_billing_v1_AuthenticateKeyResponse, AuthenticateKeyResponse__Output as _svc_billing_v1_AuthenticateKeyResponse__Output } from '../../../svc/billing/v1/AuthenticateKeyResponse';
+import type { SettleRequest as _svc_billing_v1_SettleRequest, SettleRequest__Output as _svc_billing_v1_SettleRequest__Output } from '../../../svc/billing/v1/SettleRequest';
+import type { SettleResponse as _svc_billing_v1_SettleResponse, SettleResponse__Output as _svc_billing_v1_SettleResponse__Output } from '../../../svc/billing/v1/SettleResponse';
+
+/**
+ * BillingService owns accounts, organizations, keys, credit and the ledger.
+ */
+export interface BillingServiceClient extends grpc.Client {
+  /**
+   * Admission on the hot path: credit, spend limits and Free plan counters; reserves the estimate.
+   */
+  Admit(argument: _svc_billing_v1_AdmitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_AdmitResponse__Output>): grpc.ClientUnaryCall;
+  Admit(argument: _svc_billing_v1_AdmitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_AdmitResponse__Output>): grpc.ClientUnaryCall;
+  Admit(argument: _svc_billing_v1_AdmitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_AdmitResponse__Output>): grpc.ClientUnaryCall;
+  Admit(argument: _svc_billing_v1_AdmitRequest, callback: grpc.requestCallback<_svc_billing_v1_AdmitResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Admission on the hot path: credit, spend limits and Free plan counters; reserves the estimate.
+   */
+  admit(argument: _svc_billing_v1_AdmitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_AdmitResponse__Output>): grpc.ClientUnaryCall;
+  admit(argument: _svc_billing_v1_AdmitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_AdmitResponse__Output>): grpc.ClientUnaryCall;
+  admit(argument: _svc_billing_v1_AdmitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_AdmitResponse__Output>): grpc.ClientUnaryCall;
+  admit(argument: _svc_billing_v1_AdmitRequest, callback: grpc.requestCallback<_svc_billing_v1_AdmitResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Looks up a key by the sha256 of its text. Unknown hashes fail with invalid_api_key;
+   * revoked, expired and suspended keys are returned so the caller can cache and explain them.
+   */
+  AuthenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  AuthenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  AuthenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  AuthenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Looks up a key by the sha256 of its text. Unknown hashes fail with invalid_api_key;
+   * revoked, expired and suspended keys are returned so the caller can cache and explain them.
+   */
+  authenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  authenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  authenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  authenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Settles usage records into the ledger, idempotent on call_id. The hot path publishes the
+   * same records to the `usage.settle` queue; this RPC is the direct route when the queue is down.
+   */
+  Settle(argument: _svc_billing_v1_SettleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  Settle(argument: _svc_billing_v1_SettleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  Settle(argument: _svc_billing_v1_SettleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  Settle(argument: _svc_billing_v1_SettleRequest, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Settles usage records into the ledger, idempotent on call_id. The hot path publishes the
+   * same records to the `usage.settle` queue; this RPC is the direct route when the queue is down.
+   */
+  settle(argument: _svc_billing_v1_SettleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  settle(argument: _svc_billing_v1_SettleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  settle(argument: _svc_billing_v1_SettleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  settle(argument: _svc_billing_v1_SettleRequest, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  
+}
+
+/**
+ * BillingService owns accounts, organizations, keys, credit and the ledger.
+ */
+export interface BillingServiceHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * Admission on the hot path: credit, spend limits and Free plan counters; reserves the estimate.
+   */
+  Admit: grpc.handleUnaryCall<_svc_billing_v1_AdmitRequest__Output, _svc_billing_v1_AdmitResponse>;
+  
+  /**
+   * Looks up a key by the sha256 of its text. Unknown hashes fail with invalid_api_key;
+   * revoked, expired and suspended keys are returned so the caller can cache and explain them.
+   */
+  AuthenticateKey: grpc.handleUnaryCall<_svc_billing_v1_AuthenticateKeyRequest__Output, _svc_billing_v1_AuthenticateKeyResponse>;
+  
+  /**
+   * Settles usage records into the ledger, idempotent on call_id. The hot path publishes the
+   * same records to the `usage.settle` queue; this RPC is the direct route when the queue is down.
+   */
+  Settle: grpc.handleUnaryCall<_svc_billing_v1_SettleRequest__Output, _svc_billing_v1_SettleResponse>;
+  
+}
+
+export interface BillingServiceDefinition extends grpc.ServiceDefinition {
+  Admit: MethodDefinition<_svc_billing_v1_AdmitRequest, _svc_billing_v1_AdmitResponse, _svc_billing_v1_AdmitRequest__Output, _svc_billing_v1_AdmitResponse__Output>
+  AuthenticateKey: MethodDefinition<_svc_billing_v1_AuthenticateKeyRequest, _svc_billing_v1_AuthenticateKeyResponse, _svc_billing_v1_AuthenticateKeyRequest__Output, _svc_billing_v1_AuthenticateKeyResponse__Output>
+  Settle: MethodDefinition<_svc_billing_v1_SettleRequest, _svc_billing_v1_SettleResponse, _svc_billing_v1_SettleRequest__Output, _svc_billing_v1_SettleResponse__Output>
+}

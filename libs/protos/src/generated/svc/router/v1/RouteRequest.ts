@@ -1,0 +1,71 @@
+// Original file: /work/main/protos/svc/router/v1/router_service.proto
+
+import type { ModelAccess as _svc_router_v1_ModelAccess, ModelAccess__Output as _svc_router_v1_ModelAccess__Output } from '../../../svc/router/v1/ModelAccess';
+import type { Needs as _svc_router_v1_Needs, Needs__Output as _svc_router_v1_Needs__Output } from '../../../svc/router/v1/Needs';
+import type { RouteMessage as _svc_router_v1_RouteMessage, RouteMessage__Output as _svc_router_v1_RouteMessage__Output } from '../../../svc/router/v1/RouteMessage';
+
+export interface RouteRequest {
+  'organization_id'?: (string);
+  'key_id'?: (string);
+  /**
+   * Requested model: a catalog id or a virtual id; empty means auto.
+   */
+  'model'?: (string);
+  'access'?: (_svc_router_v1_ModelAccess | null);
+  /**
+   * svc.vendors: only these vendors are candidates (empty = all).
+   */
+  'vendors'?: (string)[];
+  'needs'?: (_svc_router_v1_Needs | null);
+  /**
+   * svc.fallback after header and key defaults: same_vendor, cross_vendor, none.
+   */
+  'fallback'?: (string);
+  'session_id'?: (string);
+  /**
+   * System and developer messages joined with a blank line.
+   */
+  'system_prompt'?: (string);
+  'messages'?: (_svc_router_v1_RouteMessage)[];
+  /**
+   * The organization is served under the Free limits: pick among free models.
+   */
+  'free_plan'?: (boolean);
+  /**
+   * reasoning_effort as sent (empty when none).
+   */
+  'reasoning_effort'?: (string);
+}
+
+export interface RouteRequest__Output {
+  'organization_id': (string);
+  'key_id': (string);
+  /**
+   * Requested model: a catalog id or a virtual id; empty means auto.
+   */
+  'model': (string);
+  'access': (_svc_router_v1_ModelAccess__Output | null);
+  /**
+   * svc.vendors: only these vendors are candidates (empty = all).
+   */
+  'vendors': (string)[];
+  'needs': (_svc_router_v1_Needs__Output | null);
+  /**
+   * svc.fallback after header and key defaults: same_vendor, cross_vendor, none.
+   */
+  'fallback': (string);
+  'session_id': (string);
+  /**
+   * System and developer messages joined with a blank line.
+   */
+  'system_prompt': (string);
+  'messages': (_svc_router_v1_RouteMessage__Output)[];
+  /**
+   * The organization is served under the Free limits: pick among free models.
+   */
+  'free_plan': (boolean);
+  /**
+   * reasoning_effort as sent (empty when none).
+   */
+  'reasoning_effort': (string);
+}

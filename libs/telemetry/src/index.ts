@@ -1,0 +1,72 @@
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { parseConfig, z, env } from '@svc/config';
+
+export const telemetrySchema = z.object({
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SDK_DISABLED: env.bool(false),
+  /** Prometheus endpoint (/metrics) on this port; 0 turns it off. */
+  METRICS_PORT: env.port(9464),
+  METRICS_HOST: env.string('0.0.0.0'),
+});
+
+export interface TelemetryOptions {
+  service: string;
+  version?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+let sdk: NodeSDK | undefined;
+
+/**
+ * Starts OpenTelemetry before anything else is loaded (each service's src/instrumentation.ts).
+ * Traces go to OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set; metrics are served to
+ * Prometheus on METRICS_PORT. Prompts and keys are never span attributes (see docs/ops).
+ */
+export function startTelemetry(options: TelemetryOptions): NodeSDK | undefined {
+  if (sdk) return sdk;
+  const config = parseConfig(`${options.service} telemetry`, telemetrySchema, options.env ?? process.env);
+  if (config.OTEL_SDK_DISABLED) return undefined;
+  const spanProcessors: SpanProcessor[] = [];
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    const base = config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '');
+    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }), { scheduledDelayMillis: 500 }));
+  }
+  const metricReader = config.METRICS_PORT > 0 ? new PrometheusExporter({ port: config.METRICS_PORT, host: config.METRICS_HOST }) : undefined;
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.service, [ATTR_SERVICE_VERSION]: options.version ?? '0.1.0' }),
+    spanProcessors,
+    metricReader,
+    instrumentations: [
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => request.url === '/healthz' || request.url === '/readyz' || request.url === '/metrics' }),
+      new ExpressInstrumentation(),
+      new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
+      new UndiciInstrumentation(),
+      new IORedisInstrumentation(),
+      new AmqplibInstrumentation(),
+      new PgInstrumentation(),
+    ],
+  });
+  sdk.start();
+  return sdk;
+}
+
+/** Flushes spans and stops exporters; called at the end of a graceful shutdown. */
+export async function stopTelemetry(): Promise<void> {
+  const current = sdk;
+  sdk = undefined;
+  if (current) await current.shutdown().catch(() => undefined);
+}
+
+export { metrics, trace, context, propagation, SpanStatusCode } from '@opentelemetry/api';
