@@ -14,7 +14,6 @@ import {
   type ChatModel,
 } from './index';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 /** A mutable deep copy of the committed catalog.json, to break on purpose. */
 function copy(): any {
   return structuredClone(catalogJson) as any;
