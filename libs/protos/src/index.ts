@@ -45,6 +45,7 @@ export type { AdmitRequest, AdmitRequest__Output } from './generated/svc/billing
 export type { AdmitResponse, AdmitResponse__Output } from './generated/svc/billing/v1/AdmitResponse';
 export type { UsageRecord, UsageRecord__Output } from './generated/svc/billing/v1/UsageRecord';
 export type { SettleRequest, SettleRequest__Output } from './generated/svc/billing/v1/SettleRequest';
+export type { SettleResponse__Output } from './generated/svc/billing/v1/SettleResponse';
 export type { AuthenticateKeyResponse__Output } from './generated/svc/billing/v1/AuthenticateKeyResponse';
 export type { ConversationsServiceClient, ConversationsServiceHandlers } from './generated/svc/conversations/v1/ConversationsService';
 export type { BatchServiceClient, BatchServiceHandlers } from './generated/svc/batch/v1/BatchService';

@@ -1,0 +1,2 @@
+/** The queue message schemas: the contract between publishers and consumers (noun.verb names). */
+export * from './usage';

@@ -1,0 +1,11 @@
+import type { VendorAdapter } from './types';
+import { openAIAdapter } from './openai/openai-chat-model';
+
+/** Adapters by wire protocol; the catalog says which protocol a vendor speaks. */
+export const adapters: Partial<Record<VendorAdapter['protocol'], VendorAdapter>> = {
+  openai: openAIAdapter,
+};
+
+export function adapterFor(protocol: VendorAdapter['protocol']): VendorAdapter | undefined {
+  return adapters[protocol];
+}

@@ -1,0 +1,118 @@
+/**
+ * The vendor adapter interface, version 1. Every wire protocol (OpenAI chat-completions
+ * compatible, Anthropic messages, Gemini generateContent) implements it. The edge speaks only
+ * these shapes; a change to them is a breaking change (add a v2 beside it).
+ */
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+export type ContentPart = { type: 'text'; text: string } | { type: 'image'; mediaType: string; data: Buffer };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Always a JSON string; `{}` when empty or invalid. */
+  arguments: string;
+}
+
+/** One message after the edge's normalisation (system/developer merged out into `system`). */
+export type VendorMessage =
+  | { role: 'user'; content: ContentPart[] }
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON schema of the arguments (default: empty object schema). */
+  parameters: Record<string, unknown>;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export type ResponseFormat = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
+
+export interface CacheOptions {
+  /** `none` turns caching off; otherwise the explicit-marker vendor writes with this lifetime. */
+  ttl: '5m' | '1h' | 'none';
+}
+
+export interface ChatRequest {
+  /** The vendor's own model name. */
+  model: string;
+  system?: string;
+  messages: VendorMessage[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  /** Already lowered to the model's max output. */
+  maxTokens: number;
+  temperature?: number;
+  topP?: number;
+  /** Sent only where the vendor supports stop sequences natively; otherwise the edge cuts. */
+  stop?: string[];
+  responseFormat?: ResponseFormat;
+  /** The model's own reasoning control, already mapped (see reasoning.ts). */
+  reasoning?: VendorReasoning;
+  cache?: CacheOptions;
+  metadata?: Record<string, string>;
+  user?: string;
+}
+
+/** Reasoning as the vendor takes it. */
+export type VendorReasoning = { kind: 'effort'; level: string } | { kind: 'budget'; tokens: number } | { kind: 'toggle'; on: boolean };
+
+export interface Usage {
+  /** All input tokens, cached or not, whatever the vendor's own convention. */
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens?: number;
+}
+
+export interface ChatResult {
+  content: string | null;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  vendorStopReason: string;
+  usage: Usage;
+}
+
+/** The internal stream shape every protocol's stream is normalised into. */
+export type StreamEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_delta'; index: number; arguments: string }
+  | { type: 'finish'; finishReason: FinishReason; vendorStopReason: string }
+  | { type: 'usage'; usage: Usage };
+
+export interface EmbeddingRequest {
+  model: string;
+  input: string[];
+  dimensions?: number;
+}
+
+export interface EmbeddingResult {
+  /** One vector per input, in input order. */
+  vectors: number[][];
+  /** Undefined when the vendor reports no counts (the caller estimates). */
+  promptTokens?: number;
+}
+
+/** Where and how to call: from the catalog (base URL) and configuration (key). */
+export interface CallContext {
+  baseUrl: string;
+  apiKey: string;
+  signal?: AbortSignal;
+  /** Extra request headers (the simulator's fault-injection headers in development). */
+  headers?: Record<string, string>;
+}
+
+export interface VendorAdapter {
+  readonly specificationVersion: 'v1';
+  readonly protocol: 'openai' | 'anthropic' | 'gemini';
+  generate(request: ChatRequest, context: CallContext): Promise<ChatResult>;
+  stream(request: ChatRequest, context: CallContext): AsyncIterable<StreamEvent>;
+  embed?(request: EmbeddingRequest, context: CallContext): Promise<EmbeddingResult>;
+}

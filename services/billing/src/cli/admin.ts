@@ -1,0 +1,168 @@
+import { parseArgs } from 'node:util';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseConfig } from '@svc/config';
+import { createRedis } from '@svc/redis';
+import { billingConfigSchema } from '../config';
+import { createPrisma } from '../db';
+import { AdminError, createKey, createOrganization, listKeys, revokeKey, seedDevelopment, setSuspended, topUp } from './admin-commands';
+
+const USAGE = `svc admin (npm run admin -- <command> [options] [--json])
+
+  org create  --name NAME [--email EMAIL] [--plan paid|free] [--credit MICROS] [--stop-at-zero]
+  org topup   --org ORG_ID --micros MICROS
+  org suspend --org ORG_ID
+  org resume  --org ORG_ID
+  key create  --org ORG_ID [--project PROJECT_ID] [--name NAME] [--scopes chat,embeddings,conversations]
+              [--models MODEL,MODEL] [--expires ISO_DATE] [--spend-limit MICROS --spend-period day|week|month|life]
+              [--fallback-policy same_vendor|cross_vendor|none] [--rpm N] [--tpm N]
+  key revoke  --key KEY_ID
+  key list    --org ORG_ID
+  seed-dev    [--env-file PATH] [--base-url URL] [--credit MICROS]
+
+Amounts are micros (millionths of a USD). A new key is shown once; only its hash is stored.`;
+
+const options = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+  name: { type: 'string' },
+  email: { type: 'string' },
+  plan: { type: 'string' },
+  credit: { type: 'string' },
+  'stop-at-zero': { type: 'boolean' },
+  org: { type: 'string' },
+  micros: { type: 'string' },
+  project: { type: 'string' },
+  scopes: { type: 'string' },
+  models: { type: 'string' },
+  expires: { type: 'string' },
+  'spend-limit': { type: 'string' },
+  'spend-period': { type: 'string' },
+  'fallback-policy': { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  key: { type: 'string' },
+  'env-file': { type: 'string' },
+  'base-url': { type: 'string' },
+} as const;
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new AdminError(`--${flag} is required`);
+  return value;
+}
+
+function micros(value: string | undefined, flag: string): bigint {
+  if (value === undefined || !/^\d+$/.test(value)) throw new AdminError(`--${flag} must be a whole number of micros`);
+  return BigInt(value);
+}
+
+const list = (value: string | undefined) => (value ? value.split(',').map((item) => item.trim()).filter(Boolean) : undefined);
+const int = (value: string | undefined, flag: string) => {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new AdminError(`--${flag} must be a whole number`);
+  return Number(value);
+};
+
+function readEnvFile(path: string): Record<string, string> {
+  if (!existsSync(path)) return {};
+  return Object.fromEntries(
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .map((line) => /^([A-Z_]+)=(.*)$/.exec(line.trim()))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map((match) => [match[1], match[2]]),
+  );
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({ args: process.argv.slice(2), options, allowPositionals: true, strict: true });
+  const command = positionals.join(' ');
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const config = parseConfig('admin', billingConfigSchema);
+  const prisma = createPrisma(config.DATABASE_URL);
+  const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'admin' });
+  const deps = { prisma, redis };
+  try {
+    let result: unknown;
+    switch (command) {
+      case 'org create':
+        result = await createOrganization(deps, {
+          name: required(values.name, 'name'),
+          email: values.email ?? `${required(values.name, 'name').toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.invalid`,
+          plan: values.plan === 'free' ? 'free' : values.plan === undefined || values.plan === 'paid' ? 'paid' : (() => { throw new AdminError('--plan must be paid or free'); })(),
+          creditMicros: values.credit === undefined ? 0n : micros(values.credit, 'credit'),
+          stopAtZero: values['stop-at-zero'],
+        });
+        break;
+      case 'org topup':
+        result = await topUp(deps, required(values.org, 'org'), micros(values.micros, 'micros'));
+        break;
+      case 'org suspend':
+        result = await setSuspended(deps, required(values.org, 'org'), true);
+        break;
+      case 'org resume':
+        result = await setSuspended(deps, required(values.org, 'org'), false);
+        break;
+      case 'key create':
+        result = await createKey(deps, {
+          organizationId: required(values.org, 'org'),
+          projectId: values.project,
+          name: values.name,
+          scopes: list(values.scopes),
+          models: list(values.models),
+          expiresAt: values.expires ? new Date(values.expires) : undefined,
+          spendLimitMicros: values['spend-limit'] === undefined ? undefined : micros(values['spend-limit'], 'spend-limit'),
+          spendPeriod: values['spend-period'],
+          fallbackPolicy: values['fallback-policy'],
+          rpmLimit: int(values.rpm, 'rpm'),
+          tpmLimit: int(values.tpm, 'tpm'),
+        });
+        break;
+      case 'key revoke':
+        result = await revokeKey(deps, required(values.key, 'key'));
+        break;
+      case 'key list':
+        result = await listKeys(deps, required(values.org, 'org'));
+        break;
+      case 'seed-dev': {
+        const envFile = values['env-file'];
+        const existing = envFile ? readEnvFile(envFile).SVC_API_KEY : undefined;
+        const seeded = await seedDevelopment(deps, existing, values.credit === undefined ? 100_000_000n : micros(values.credit, 'credit'));
+        if (envFile) {
+          mkdirSync(dirname(envFile), { recursive: true });
+          writeFileSync(envFile, `SVC_BASE_URL=${values['base-url'] ?? 'http://127.0.0.1:8080/v1'}\nSVC_API_KEY=${seeded.key}\n`, { mode: 0o600 });
+        }
+        result = seeded;
+        break;
+      }
+      default:
+        throw new AdminError(`unknown command "${command}"\n\n${USAGE}`);
+    }
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${formatHuman(result)}\n`);
+    return 0;
+  } finally {
+    await prisma.$disconnect();
+    redis.disconnect();
+  }
+}
+
+function formatHuman(value: unknown): string {
+  if (Array.isArray(value)) return value.map(formatHuman).join('\n\n') || '(none)';
+  if (value && typeof value === 'object') {
+    return Object.entries(value)
+      .map(([field, inner]) => `${field}: ${Array.isArray(inner) ? inner.join(', ') : String(inner)}`)
+      .join('\n');
+  }
+  return String(value);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`admin: ${error instanceof AdminError ? error.message : error.message}\n`);
+    process.exit(error instanceof AdminError ? 2 : 1);
+  },
+);

@@ -1,0 +1,3 @@
+import { startTelemetry } from '@svc/telemetry';
+
+startTelemetry({ service: 'billing' });

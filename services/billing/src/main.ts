@@ -1,0 +1,48 @@
+import './instrumentation';
+import { createLogger } from '@svc/logger';
+import { createRedis } from '@svc/redis';
+import { connectAmqp, declareQueue, consumeBatch } from '@svc/amqp';
+import { startGrpcServer } from '@svc/grpc';
+import { onShutdown, run } from '@svc/lifecycle';
+import { stopTelemetry } from '@svc/telemetry';
+import { readConfig } from './config';
+import { createPrisma } from './db';
+import { billingService } from './server';
+import { usageSettle } from '@svc/messages';
+import { settle } from './settlement/settle';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger({ service: 'billing', level: config.LOG_LEVEL });
+  const prisma = createPrisma(config.DATABASE_URL);
+  await prisma.$connect();
+  const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'billing' });
+  const amqp = await connectAmqp(config.AMQP_URL, (error) => {
+    // Without the broker, settlements cannot be consumed: exit and let the supervisor restart us.
+    logger.error('amqp connection lost', { err: error });
+    process.exit(1);
+  });
+  await declareQueue(amqp.channel, usageSettle.name);
+  const consumer = await consumeBatch(amqp.channel, usageSettle, async (records) => void (await settle({ prisma, redis }, records)), {
+    logger,
+    maxBatch: config.SETTLE_BATCH_SIZE,
+    maxWaitMs: config.SETTLE_BATCH_WAIT_MS,
+  });
+  const grpcServer = await startGrpcServer({
+    host: config.BILLING_HOST,
+    port: config.BILLING_PORT,
+    services: [billingService({ prisma, redis, logger, keyCacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS, protosDir: config.PROTOS_DIR })],
+  });
+  logger.info('listening', { port: grpcServer.port });
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    { name: 'stop consuming', run: () => consumer.cancel() },
+    { name: 'grpc', run: () => grpcServer.shutdown(config.SHUTDOWN_GRACE_MS - 2000) },
+    { name: 'settle what was taken', run: () => consumer.drain() },
+    { name: 'amqp', run: () => amqp.close() },
+    { name: 'redis', run: () => redis.quit() },
+    { name: 'postgres', run: () => prisma.$disconnect() },
+    { name: 'telemetry', run: () => stopTelemetry() },
+  ]);
+}
+
+run('billing', main);

@@ -1,0 +1,14 @@
+import { loadConfig, commonSchema, env, z } from '@svc/config';
+
+export const conversationsConfigSchema = commonSchema.extend({
+  CONVERSATIONS_HOST: env.string('0.0.0.0'),
+  CONVERSATIONS_PORT: env.port(50053),
+  DATABASE_URL: z.string().min(1).default('postgresql://postgres@127.0.0.1:5432/svc'),
+  PROTOS_DIR: z.string().optional(),
+});
+
+export type ConversationsConfig = z.infer<typeof conversationsConfigSchema>;
+
+export function readConfig(): Readonly<ConversationsConfig> {
+  return loadConfig('conversations', conversationsConfigSchema);
+}

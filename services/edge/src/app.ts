@@ -1,0 +1,47 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '@svc/logger';
+import type { Catalog } from '@svc/catalog';
+import type { KeyRecord__Output } from '@svc/protos';
+import { requestId } from './middleware/request-id';
+import { errorHandler, notFound } from './middleware/errors';
+import { requireKey } from './middleware/auth';
+import type { KeyCache } from './auth/key-cache';
+import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
+
+export interface AppDeps {
+  logger: Logger;
+  catalog: Catalog;
+  keyCache: KeyCache;
+  lookupKey: (hash: string) => Promise<KeyRecord__Output>;
+  chat: ChatDeps;
+  bodyLimitBytes: number;
+  isReady: () => boolean;
+}
+
+type AsyncHandler = (req: Request, res: Response) => Promise<void>;
+const handle = (fn: AsyncHandler) => (req: Request, res: Response, next: NextFunction) => void fn(req, res).catch(next);
+
+/** The public HTTP edge, built from injected dependencies (nothing happens at import time). */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', false);
+
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', (_req, res) => void res.status(deps.isReady() ? 200 : 503).json({ status: deps.isReady() ? 'ready' : 'draining' }));
+
+  app.use(requestId);
+  // JSON bodies whatever the content type says (curl -d sends form encoding); 32 MB limit.
+  const json = express.json({ limit: deps.bodyLimitBytes, type: () => true, strict: false });
+
+  const v1 = express.Router();
+  v1.get('/public/catalog-export', (_req, res) => void res.setHeader('cache-control', 'public, max-age=600').json(deps.catalog.exportDocument()));
+  v1.use(requireKey(deps.keyCache, deps.lookupKey));
+  v1.post('/chat/completions', json, handle(chatCompletionsHandler(deps.chat)));
+  app.use('/v1', v1);
+
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,314 @@
+import type { Request, Response } from 'express';
+import { ServiceError } from '@svc/errors';
+import { ids } from '@svc/ids';
+import type { Catalog, ChatModel } from '@svc/catalog';
+import { priceCall } from '@svc/pricing';
+import { VendorError, type ChatResult, type StreamEvent, type Usage } from '@svc/vendors';
+import type { Logger } from '@svc/logger';
+import type { KeyRecord__Output, RouteResponse__Output } from '@svc/protos';
+import type { Backends } from '../clients/clients';
+import type { UsageSink } from '../settlement/usage';
+import { requireScopes } from '../auth/authenticate';
+import { parseChatRequest, estimateInputTokens, type ChatRequestInput } from './request';
+import { prepareForModel, cutAtStop, type Prepared } from './prepare';
+import { resolveProvider, simulatorHeaders, type ResolvedProvider } from './vendors';
+import { toClientError } from './vendor-errors';
+import { compact, renderChunk, renderCompletion, renderRouting, renderUsageChunk, type CompletionHead } from './render';
+
+export interface ChatDeps {
+  catalog: Catalog;
+  backends: Backends;
+  usage: UsageSink;
+  logger: Logger;
+  simUrl: string;
+  vendorKeys: Record<string, string | undefined>;
+  forwardSimHeaders: boolean;
+  attemptTimeoutMs: number;
+  attemptTimeoutLongMs: number;
+}
+
+interface Attempt {
+  model: ChatModel;
+  provider: ResolvedProvider;
+  prepared: Prepared;
+  attempts: number;
+}
+
+/** POST /v1/chat/completions (scope chat). */
+export function chatCompletionsHandler(deps: ChatDeps) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const key = res.locals.key as KeyRecord__Output;
+    requireScopes(key, ['chat']);
+    const input = parseChatRequest(req.body, req.headers);
+    const auto = deps.catalog.isVirtual(input.model);
+    const { completionId, callId } = ids.completion();
+    const [route, admission] = await Promise.all([
+      deps.backends.route({
+        organization_id: key.organization_id,
+        key_id: key.key_id,
+        model: input.model,
+        access: { account_disabled: key.account_disabled_models, organization_disabled: key.organization_disabled_models, project_disabled: key.project_disabled_models, key_allowed: key.allowed_models },
+        vendors: input.svc.vendors ?? [],
+        needs: { tools: Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: estimateInputTokens(input) },
+        fallback: input.svc.fallback ?? key.fallback_policy,
+        session_id: input.svc.sessionId ?? '',
+        system_prompt: input.system ?? '',
+        free_plan: key.plan === 'free',
+        reasoning_effort: input.reasoningEffort ?? '',
+      }),
+      deps.backends.admit({ call_id: `call_${completionId.slice(9)}`, organization_id: key.organization_id, key_id: key.key_id, estimated_micros: 0, auto }),
+    ]);
+    for (const [name, value] of Object.entries(admission.headers ?? {})) res.setHeader(name, value);
+
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+    });
+    const context: CallScope = { deps, req, res, key, input, route, auto, completionId, callId, signal: controller.signal };
+    if (input.stream) await streamChat(context);
+    else await unaryChat(context);
+  };
+}
+
+interface CallScope {
+  deps: ChatDeps;
+  req: Request;
+  res: Response;
+  key: KeyRecord__Output;
+  input: ChatRequestInput;
+  route: RouteResponse__Output;
+  auto: boolean;
+  completionId: string;
+  callId: string;
+  signal: AbortSignal;
+}
+
+function attemptSignal(scope: CallScope, model: ChatModel): AbortSignal {
+  const limit = model.tier === 'powerful' || model.tier === 'frontier' ? scope.deps.attemptTimeoutLongMs : scope.deps.attemptTimeoutMs;
+  return AbortSignal.any([scope.signal, AbortSignal.timeout(limit)]);
+}
+
+/**
+ * Tries the router's candidates in order (at most 3). A retryable vendor failure moves on
+ * to the next candidate; a non-retryable one (the vendor rejected the request) stops at once.
+ * `run` returns undefined to mean "failed before anything reached the client".
+ */
+async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signal: AbortSignal) => Promise<T>): Promise<{ value: T; attempt: Attempt }> {
+  let lastError: VendorError | undefined;
+  let lastVendor = '';
+  let attempts = 0;
+  for (const candidate of scope.route.candidates) {
+    const model = scope.deps.catalog.chatModel(candidate.model);
+    if (!model) continue;
+    const provider = resolveProvider(scope.deps.catalog, model, scope.deps.simUrl, scope.deps.vendorKeys);
+    if (!provider) continue;
+    attempts += 1;
+    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model), attempts };
+    try {
+      return { value: await run(attempt, attemptSignal(scope, model)), attempt };
+    } catch (error) {
+      if (!(error instanceof VendorError)) throw error;
+      if (error.kind === 'aborted') throw error;
+      scope.deps.logger.warn('vendor attempt failed', { vendor: model.vendor, model: model.id, attempt: attempts, kind: error.kind, status: error.options.status });
+      lastError = error;
+      lastVendor = model.vendor;
+      if (!error.retryable) break;
+    }
+  }
+  if (lastError) throw toClientError(lastError, lastVendor);
+  throw new ServiceError('no_provider_available', 'No provider is available for this request right now.');
+}
+
+function callHeaders(scope: CallScope, provider: ResolvedProvider): Record<string, string> | undefined {
+  return scope.deps.forwardSimHeaders && provider.simulated ? simulatorHeaders(scope.req.headers) : undefined;
+}
+
+function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopReason: string): { svc: Record<string, unknown>; cost: ReturnType<typeof priceCall> } {
+  const { deps, key, auto, input } = scope;
+  const plan = key.plan === 'free' ? 'free' : 'paid';
+  const cost = priceCall({
+    price: attempt.model.pricing,
+    usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens, cacheWriteTokens: usage.cacheWriteTokens, cacheTtl: attempt.prepared.cacheTtl },
+    serviceFeePercent: deps.catalog.data.plans[plan].service_fee_percent,
+    callFeeMicros: auto ? deps.catalog.data.auto_call_fee_micros : 0,
+    byok: false,
+  });
+  const costObject: Record<string, unknown> = {
+    vendor_micros: cost.vendor_micros,
+    service_fee_micros: cost.service_fee_micros,
+    call_fee_micros: cost.call_fee_micros,
+    savings_fee_micros: 0,
+    classifier_micros: 0,
+    // Named model: the provider price itself.
+    direct_micros: cost.list_micros,
+  };
+  if (!auto) costObject.saved_micros = cost.list_micros - cost.cost_micros;
+  const svc = compact({
+    call_id: scope.callId,
+    vendor: attempt.model.vendor,
+    model_served: attempt.model.id,
+    routing: renderRouting(scope.route.routing),
+    cost_micros: cost.cost_micros,
+    cost: costObject,
+    cache: { read_tokens: usage.cachedTokens, write_tokens: usage.cacheWriteTokens, ttl_applied: usage.cacheWriteTokens > 0 || usage.cachedTokens > 0 ? attempt.prepared.cacheTtl : '' },
+    session_id: input.svc.sessionId,
+    vendor_stop_reason: vendorStopReason,
+    ignored_parameters: input.ignoredParameters,
+    dropped_parameters: attempt.prepared.dropped,
+    attempts: attempt.attempts,
+    tier: { requested: 'standard', applied: 'standard' },
+  });
+  // cache and tier are always present (RULINGS 2), even when empty-looking.
+  return { svc: { ...svc, cache: svc.cache ?? { read_tokens: 0, write_tokens: 0, ttl_applied: '' } }, cost };
+}
+
+async function settle(scope: CallScope, attempt: Attempt, usage: Usage, cost: ReturnType<typeof priceCall>): Promise<void> {
+  await scope.deps.usage.record({
+    call_id: scope.callId,
+    organization_id: scope.key.organization_id,
+    key_id: scope.key.key_id,
+    kind: 'chat',
+    vendor: attempt.model.vendor,
+    model: attempt.model.id,
+    line: scope.route.routing?.line ?? '',
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cached_tokens: usage.cachedTokens,
+    cache_write_tokens: usage.cacheWriteTokens,
+    reasoning_tokens: usage.reasoningTokens ?? 0,
+    vendor_micros: cost.vendor_micros,
+    service_fee_micros: cost.service_fee_micros,
+    call_fee_micros: cost.call_fee_micros,
+    cost_micros: cost.cost_micros,
+    direct_micros: cost.list_micros,
+    byok: false,
+    occurred_at_ms: Date.now(),
+    reserved_micros: 0,
+  });
+}
+
+function setVendorHeaders(res: Response, attempt: Attempt): void {
+  res.setHeader('x-svc-vendor', attempt.model.vendor);
+  if (attempt.prepared.dropped.length > 0) res.setHeader('x-svc-dropped-params', attempt.prepared.dropped.join(','));
+}
+
+async function unaryChat(scope: CallScope): Promise<void> {
+  const { value: result, attempt } = await withCandidates<ChatResult>(scope, (current, signal) =>
+    current.provider.adapter.generate(current.prepared.request, { ...current.provider.context, signal, headers: callHeaders(scope, current.provider) }),
+  );
+  if (attempt.prepared.cutStops && result.content) {
+    const cut = cutAtStop(result.content, attempt.prepared.cutStops);
+    if (cut.cut) {
+      result.content = cut.text;
+      result.finishReason = 'stop';
+    }
+  }
+  const head: CompletionHead = { id: scope.completionId, created: Math.floor(Date.now() / 1000), model: attempt.model.id };
+  const { svc, cost } = svcObject(scope, attempt, result.usage, result.vendorStopReason);
+  // A disconnected non-streamed call costs nothing (spec: Long calls 6).
+  if (scope.signal.aborted) return;
+  await settle(scope, attempt, result.usage, cost);
+  setVendorHeaders(scope.res, attempt);
+  scope.res.status(200).json(renderCompletion(head, result, svc));
+}
+
+/** Holds back text that could be the start of a stop sequence the service must cut itself. */
+class StopCutter {
+  private pending = '';
+  done = false;
+  constructor(private readonly stops: string[]) {}
+  push(delta: string): string {
+    if (this.done) return '';
+    this.pending += delta;
+    const cut = cutAtStop(this.pending, this.stops);
+    if (cut.cut) {
+      this.done = true;
+      this.pending = '';
+      return cut.text;
+    }
+    const hold = Math.max(0, ...this.stops.map((stop) => stop.length - 1));
+    const out = this.pending.slice(0, Math.max(0, this.pending.length - hold));
+    this.pending = this.pending.slice(out.length);
+    return out;
+  }
+  flush(): string {
+    const out = this.done ? '' : this.pending;
+    this.pending = '';
+    return out;
+  }
+}
+
+async function streamChat(scope: CallScope): Promise<void> {
+  const { res } = scope;
+  // Errors before the first chunk are ordinary JSON errors: open each candidate's stream and
+  // wait for its first event before committing the 200.
+  const { value: opened, attempt } = await withCandidates(scope, async (current, signal) => {
+    const iterator = current.provider.adapter.stream(current.prepared.request, { ...current.provider.context, signal, headers: callHeaders(scope, current.provider) })[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    return { iterator, first };
+  });
+  const head: CompletionHead = { id: scope.completionId, created: Math.floor(Date.now() / 1000), model: attempt.model.id };
+  setVendorHeaders(res, attempt);
+  res.status(200);
+  res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+  res.setHeader('cache-control', 'no-cache');
+  res.setHeader('connection', 'keep-alive');
+  res.flushHeaders();
+  const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+  send(renderChunk(head, { role: 'assistant', content: '' }));
+
+  const cutter = attempt.prepared.cutStops ? new StopCutter(attempt.prepared.cutStops) : undefined;
+  let finishReason: string = 'stop';
+  let vendorStopReason = '';
+  let usage: Usage | undefined;
+  const handle = (event: StreamEvent) => {
+    switch (event.type) {
+      case 'text': {
+        const text = cutter ? cutter.push(event.delta) : event.delta;
+        if (text) send(renderChunk(head, { content: text }));
+        break;
+      }
+      case 'tool_call_start':
+        send(renderChunk(head, { tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] }));
+        break;
+      case 'tool_call_delta':
+        send(renderChunk(head, { tool_calls: [{ index: event.index, function: { arguments: event.arguments } }] }));
+        break;
+      case 'finish':
+        finishReason = event.finishReason;
+        vendorStopReason = event.vendorStopReason;
+        break;
+      case 'usage':
+        usage = event.usage;
+        break;
+    }
+  };
+  try {
+    let step = opened.first;
+    while (!step.done) {
+      handle(step.value);
+      step = await opened.iterator.next();
+    }
+    if (cutter) {
+      const rest = cutter.flush();
+      if (rest) send(renderChunk(head, { content: rest }));
+      if (cutter.done) finishReason = 'stop';
+    }
+    const finalUsage = usage ?? { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0 };
+    const { svc, cost } = svcObject(scope, attempt, finalUsage, vendorStopReason);
+    send(renderChunk(head, {}, finishReason));
+    await settle(scope, attempt, finalUsage, cost);
+    send(renderUsageChunk(head, finalUsage, svc));
+    res.write('data: [DONE]\n\n');
+    res.end();
+  } catch (error) {
+    // After the first chunk: one error event, then [DONE]; never a clean end to a cut stream.
+    const clientError = error instanceof VendorError ? toClientError(error, attempt.model.vendor) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.');
+    if (!(error instanceof VendorError) || error.kind !== 'aborted') scope.deps.logger.warn('stream failed after start', { vendor: attempt.model.vendor, model: attempt.model.id, err: error });
+    if (!res.writableEnded && !scope.signal.aborted) {
+      send({ error: { message: clientError.message, type: 'server_error', code: clientError.code } });
+      res.write('data: [DONE]\n\n');
+      res.end();
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type { ChatModel } from '@svc/catalog';
+import type { ChatRequest } from '@svc/vendors';
+import type { ChatRequestInput } from './request';
+
+export const DEFAULT_MAX_TOKENS = 16_000;
+
+export interface Prepared {
+  request: ChatRequest;
+  /** Sampling parameters the model does not take, left out (svc.dropped_parameters). */
+  dropped: string[];
+  /** Stop sequences the service must cut itself (the vendor lacks them). */
+  cutStops?: string[];
+  cacheTtl: '5m' | '1h' | '';
+}
+
+/** The vendor request for one candidate model (max_tokens lowered to the model's max output). */
+export function prepareForModel(input: ChatRequestInput, model: ChatModel): Prepared {
+  const dropped: string[] = [];
+  const keep = (name: 'temperature' | 'top_p', value: number | undefined) => {
+    if (value === undefined) return undefined;
+    if (model.drops.includes(name)) {
+      dropped.push(name);
+      return undefined;
+    }
+    return value;
+  };
+  const cacheTtl = input.svc.cacheBreakpoints === 'none' || input.svc.cacheTtl === 'none' ? 'none' : (input.svc.cacheTtl ?? '5m');
+  const request: ChatRequest = {
+    model: model.upstream_id,
+    system: input.system,
+    messages: input.messages,
+    tools: input.tools,
+    toolChoice: input.toolChoice,
+    parallelToolCalls: input.parallelToolCalls,
+    maxTokens: Math.min(input.maxTokens ?? DEFAULT_MAX_TOKENS, model.capabilities.max_output),
+    temperature: keep('temperature', input.temperature),
+    topP: keep('top_p', input.topP),
+    stop: model.native_stop ? input.stop : undefined,
+    responseFormat: input.responseFormat,
+    cache: { ttl: cacheTtl },
+    metadata: input.metadata,
+    user: input.user,
+  };
+  return { request, dropped, cutStops: model.native_stop ? undefined : input.stop, cacheTtl: cacheTtl === 'none' ? '' : cacheTtl };
+}
+
+/** Cuts text at the first stop sequence (for vendors without native stop support). */
+export function cutAtStop(text: string, stops: string[] | undefined): { text: string; cut: boolean } {
+  if (!stops || stops.length === 0) return { text, cut: false };
+  let at = -1;
+  for (const stop of stops) {
+    const index = stop ? text.indexOf(stop) : -1;
+    if (index >= 0 && (at < 0 || index < at)) at = index;
+  }
+  return at < 0 ? { text, cut: false } : { text: text.slice(0, at), cut: true };
+}

@@ -1,0 +1,24 @@
+import { ServiceError } from '@svc/errors';
+import type { VendorError } from '@svc/vendors';
+
+/**
+ * The client-facing error once every option is exhausted (spec: Errors, vendor rows). The
+ * vendor's own body never reaches the client; only its short reason on a 400.
+ */
+export function toClientError(error: VendorError, vendorId: string): ServiceError {
+  const headers = { 'x-svc-vendor': vendorId };
+  switch (error.kind) {
+    case 'rate_limited':
+      return new ServiceError('upstream_rate_limited', 'The vendor is limiting requests and every fallback is exhausted. Please retry shortly.', {
+        headers: { ...headers, 'retry-after': String(Math.max(1, error.options.retryAfterSeconds ?? 5)) },
+      });
+    case 'timeout':
+      return new ServiceError('upstream_timeout', 'The vendor did not answer in time.', { headers });
+    case 'unavailable':
+      return new ServiceError('vendor_unavailable', 'The vendor is not currently available.', { headers });
+    case 'invalid_request':
+      return new ServiceError('upstream_invalid_request', `The vendor rejected the request${error.options.reason ? `: ${error.options.reason}` : '.'}`, { headers });
+    default:
+      return new ServiceError('upstream_error', 'The vendor returned an error or an unreadable response.', { headers });
+  }
+}

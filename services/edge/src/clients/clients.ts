@@ -1,0 +1,29 @@
+import { grpc, callUnary, CLIENT_OPTIONS, insecure } from '@svc/grpc';
+import { loadBillingProto, loadRouterProto, type AdmitRequest, type AdmitResponse__Output, type AuthenticateKeyResponse__Output, type BillingServiceClient, type RouteRequest, type RouteResponse__Output, type RouterServiceClient, type SettleRequest, type SettleResponse__Output } from '@svc/protos';
+
+/** The edge's view of its gRPC peers, as promises with deadlines and spec errors. */
+export interface Backends {
+  authenticateKey(keyHash: string): Promise<AuthenticateKeyResponse__Output>;
+  admit(request: AdmitRequest): Promise<AdmitResponse__Output>;
+  settle(request: SettleRequest): Promise<number>;
+  route(request: RouteRequest): Promise<RouteResponse__Output>;
+  close(): void;
+}
+
+export function createBackends(options: { routerAddr: string; billingAddr: string; deadlineMs: number; protosDir?: string }): Backends {
+  const billingProto = loadBillingProto(options.protosDir);
+  const routerProto = loadRouterProto(options.protosDir);
+  const billing = new billingProto.BillingService(options.billingAddr, insecure(), CLIENT_OPTIONS) as unknown as BillingServiceClient;
+  const router = new routerProto.RouterService(options.routerAddr, insecure(), CLIENT_OPTIONS) as unknown as RouterServiceClient;
+  const deadline = { deadlineMs: options.deadlineMs };
+  return {
+    authenticateKey: (keyHash) => callUnary(billing.AuthenticateKey, billing, { key_hash: keyHash }, deadline, 'auth_unavailable'),
+    admit: (request) => callUnary(billing.Admit, billing, request, deadline, 'billing_unavailable'),
+    settle: async (request) => (await callUnary<SettleRequest, SettleResponse__Output>(billing.Settle, billing, request, { deadlineMs: 10_000 }, 'billing_unavailable')).written,
+    route: (request) => callUnary(router.Route, router, request, deadline, 'no_provider_available'),
+    close: () => {
+      (billing as unknown as grpc.Client).close();
+      (router as unknown as grpc.Client).close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { loadConfig, commonSchema, env, z } from '@svc/config';
+
+const vendorKeys = Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`VENDOR_${index + 1}_API_KEY`, z.string().optional()])) as Record<`VENDOR_${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8}_API_KEY`, z.ZodOptional<z.ZodString>>;
+
+export const edgeConfigSchema = commonSchema.extend({
+  EDGE_HOST: env.string('0.0.0.0'),
+  EDGE_PORT: env.port(8080),
+  ROUTER_ADDR: env.string('127.0.0.1:50051'),
+  BILLING_ADDR: env.string('127.0.0.1:50052'),
+  REDIS_URL: env.string('redis://127.0.0.1:6379/0'),
+  REDIS_KEY_PREFIX: env.string('svc:'),
+  AMQP_URL: env.string('amqp://guest:guest@127.0.0.1:5672/svc'),
+  /** Where vendors without a base URL in the catalog are served: the embedded simulator. */
+  VENDOR_SIM_URL: env.url('http://127.0.0.1:8090'),
+  /** Pass the simulator's x-sim-* fault headers through (development and tests only). */
+  FORWARD_SIM_HEADERS: env.bool(true),
+  /** In-memory key cache lifetime; revocations are also pushed over Redis pub/sub. */
+  KEY_CACHE_TTL_MS: env.int(5000),
+  RPC_DEADLINE_MS: env.int(2000),
+  /** Body limit for JSON bodies (spec: 32 MB, 413 payload_too_large). */
+  BODY_LIMIT_BYTES: env.int(32 * 1024 * 1024),
+  /** Attempt time limits (spec: 600 s powerful and frontier, 180 s others). */
+  ATTEMPT_TIMEOUT_LONG_MS: env.int(600_000),
+  ATTEMPT_TIMEOUT_MS: env.int(180_000),
+  PROTOS_DIR: z.string().optional(),
+  ...vendorKeys,
+});
+
+export type EdgeConfig = z.infer<typeof edgeConfigSchema>;
+
+export function readConfig(): Readonly<EdgeConfig> {
+  return loadConfig('edge', edgeConfigSchema);
+}

@@ -1,0 +1,121 @@
+import './instrumentation';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createLogger, type Logger } from '@svc/logger';
+import { catalog } from '@svc/catalog';
+import { createRedis } from '@svc/redis';
+import { connectAmqp, declareQueue, type AmqpConnection } from '@svc/amqp';
+import { usageSettle } from '@svc/messages';
+import { onShutdown, run } from '@svc/lifecycle';
+import { stopTelemetry } from '@svc/telemetry';
+import { readConfig } from './config';
+import { createApp } from './app';
+import { createBackends } from './clients/clients';
+import { KeyCache } from './auth/key-cache';
+import { createUsageSink } from './settlement/usage';
+
+const KEY_EVENTS = 'key-events';
+
+/** Keeps one confirm channel to RabbitMQ open, reconnecting in the background when it drops. */
+function amqpKeeper(url: string, logger: Logger) {
+  let current: AmqpConnection | undefined;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    while (!stopped) {
+      try {
+        current = await connectAmqp(url, (error) => {
+          logger.warn('amqp connection lost; reconnecting', { err: error });
+          current = undefined;
+          setTimeout(() => void connect(), 500);
+        });
+        await declareQueue(current.channel, usageSettle.name);
+        return;
+      } catch (error) {
+        logger.warn('amqp connect failed; retrying', { err: error });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  };
+  return {
+    ready: connect(),
+    channel: () => current?.channel,
+    close: async () => {
+      stopped = true;
+      await current?.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger({ service: 'edge', level: config.LOG_LEVEL });
+  const backends = createBackends({ routerAddr: config.ROUTER_ADDR, billingAddr: config.BILLING_ADDR, deadlineMs: config.RPC_DEADLINE_MS, protosDir: config.PROTOS_DIR });
+  const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'edge' });
+  const subscriber = createRedis({ url: config.REDIS_URL, name: 'edge-key-events' });
+  const keyCache = new KeyCache(config.KEY_CACHE_TTL_MS);
+  await subscriber.subscribe(`${config.REDIS_KEY_PREFIX}${KEY_EVENTS}`);
+  subscriber.on('message', (_channel, message) => {
+    try {
+      const event = JSON.parse(message) as { type?: string; hash?: string };
+      if (event.type === 'invalidate' && event.hash) keyCache.invalidate(event.hash);
+    } catch {
+      keyCache.clear();
+    }
+  });
+  // While the subscription is down, revocations could be missed: drop the cache on reconnect.
+  subscriber.on('ready', () => keyCache.clear());
+  const amqp = amqpKeeper(config.AMQP_URL, logger);
+  await amqp.ready;
+  const usage = createUsageSink({ channel: amqp.channel, settleDirect: (records) => backends.settle({ records }), logger });
+  const vendorKeys = Object.fromEntries(Object.entries(config).filter(([name]) => /^VENDOR_\d_API_KEY$/.test(name))) as Record<string, string | undefined>;
+
+  let ready = true;
+  const app = createApp({
+    logger,
+    catalog,
+    keyCache,
+    lookupKey: async (hash) => {
+      const response = await backends.authenticateKey(hash);
+      if (!response.key) throw new Error('billing returned no key record');
+      return response.key;
+    },
+    chat: {
+      catalog,
+      backends,
+      usage,
+      logger,
+      simUrl: config.VENDOR_SIM_URL,
+      vendorKeys,
+      forwardSimHeaders: config.FORWARD_SIM_HEADERS,
+      attemptTimeoutMs: config.ATTEMPT_TIMEOUT_MS,
+      attemptTimeoutLongMs: config.ATTEMPT_TIMEOUT_LONG_MS,
+    },
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    isReady: () => ready,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(config.EDGE_PORT, config.EDGE_HOST, () => resolve(listening));
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 0;
+  logger.info('listening', { port: (server.address() as AddressInfo).port });
+
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    {
+      name: 'stop accepting; finish in-flight requests and streams',
+      run: () =>
+        new Promise<void>((resolve) => {
+          ready = false;
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    },
+    { name: 'amqp', run: () => amqp.close() },
+    { name: 'redis', run: async () => void (await Promise.allSettled([redis.quit(), subscriber.quit()])) },
+    { name: 'grpc clients', run: async () => backends.close() },
+    { name: 'telemetry', run: () => stopTelemetry() },
+  ]);
+}
+
+run('edge', main);

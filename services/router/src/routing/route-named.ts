@@ -1,0 +1,45 @@
+import { ServiceError } from '@svc/errors';
+import { TIERS, type Catalog, type ChatModel } from '@svc/catalog';
+import type { RouteRequest__Output as RouteRequest, RouteResponse } from '@svc/protos';
+import { forbiddenAt } from './model-access';
+import { meetsNeeds } from './eligibility';
+
+export const MAX_ATTEMPTS = 3;
+
+/**
+ * A named model is served as named (spec: What the service does 5), with fallback by
+ * svc.fallback: `same_vendor` tries other models of the same vendor and class (tier),
+ * `cross_vendor` any model of the same class, `none` nothing. svc.vendors restricts the
+ * fallback set. Candidates are ordered by closeness in price to the named model.
+ */
+export function routeNamed(catalog: Catalog, request: RouteRequest): RouteResponse {
+  const named = catalog.chatModel(request.model);
+  if (!named || forbiddenAt(named.id, request.access)) {
+    throw new ServiceError('model_not_found', `The model '${request.model}' does not exist or you do not have access to it.`, { param: 'model' });
+  }
+  const vendors = request.vendors ?? [];
+  const policy = request.fallback || 'cross_vendor';
+  const usable = (model: ChatModel) => (vendors.length === 0 || vendors.includes(model.vendor)) && meetsNeeds(model, request.needs) && !forbiddenAt(model.id, request.access);
+  const fallbacks =
+    policy === 'none' || named.named_only
+      ? []
+      : catalog.chatModels
+          .filter((model) => model.id !== named.id && !model.named_only && model.tier === named.tier && (policy === 'cross_vendor' || model.vendor === named.vendor) && usable(model))
+          .filter((model) => !request.free_plan || model.free)
+          .sort((a, b) => Math.abs(a.pricing.input - named.pricing.input) - Math.abs(b.pricing.input - named.pricing.input));
+  const primaryUsable = usable(named);
+  const candidates = [...(primaryUsable ? [named] : []), ...fallbacks].slice(0, MAX_ATTEMPTS);
+  if (candidates.length === 0) {
+    throw new ServiceError('no_provider_available', `No provider can serve '${named.id}' for this request${policy === 'none' ? ' and fallback is none' : ''}.`);
+  }
+  return {
+    candidates: candidates.map((model) => ({ model: model.id, vendor: model.vendor })),
+    routing: { trigger: 'explicit', effort: request.reasoning_effort ?? '', effort_reason: request.reasoning_effort ? 'explicit level' : '' },
+    effort: request.reasoning_effort ?? '',
+    auto: false,
+  };
+}
+
+export function tierIndex(tier: string): number {
+  return (TIERS as readonly string[]).indexOf(tier);
+}
