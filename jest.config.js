@@ -26,6 +26,8 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test-e2e/**/*.e2e.test.ts'],
+      globalSetup: '<rootDir>/test-e2e/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test-e2e/support/global-teardown.ts',
       testTimeout: 60_000,
     },
   ],

@@ -18,7 +18,7 @@ const USAGE = `svc admin (npm run admin -- <command> [options] [--json])
               [--fallback-policy same_vendor|cross_vendor|none] [--rpm N] [--tpm N]
   key revoke  --key KEY_ID
   key list    --org ORG_ID
-  seed-dev    [--env-file PATH] [--base-url URL] [--credit MICROS]
+  seed-dev    [--write-env PATH] [--base-url URL] [--credit MICROS]
 
 Amounts are micros (millionths of a USD). A new key is shown once; only its hash is stored.`;
 
@@ -42,7 +42,7 @@ const options = {
   rpm: { type: 'string' },
   tpm: { type: 'string' },
   key: { type: 'string' },
-  'env-file': { type: 'string' },
+  'write-env': { type: 'string' },
   'base-url': { type: 'string' },
 } as const;
 
@@ -128,7 +128,7 @@ async function main(): Promise<number> {
         result = await listKeys(deps, required(values.org, 'org'));
         break;
       case 'seed-dev': {
-        const envFile = values['env-file'];
+        const envFile = values['write-env'];
         const existing = envFile ? readEnvFile(envFile).SVC_API_KEY : undefined;
         const seeded = await seedDevelopment(deps, existing, values.credit === undefined ? 100_000_000n : micros(values.credit, 'credit'));
         if (envFile) {

@@ -1,0 +1,136 @@
+// The one set-up both `npm start` and `npm test` run: pnpm, install, generate, build, check the
+// servers, create the database and vhost, migrate, and (for development) seed an organization
+// with credit and an API key. Idempotent: a second run only re-checks.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkInfrastructure, describeProblems } from './lib/infra.mjs';
+
+export const root = new URL('..', import.meta.url).pathname;
+const toolsDir = join(root, '.svc', 'tools');
+const pnpmBin = join(toolsDir, 'node_modules', '.bin', 'pnpm');
+const pnpmVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
+
+const log = (message) => process.stdout.write(`svc setup: ${message}\n`);
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...(options.env ?? {}) } });
+  if (result.status !== 0) {
+    if (options.quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status})`);
+  }
+  return result;
+}
+
+/** The environments: development data and the isolated test data (own database, vhost, prefix). */
+export const environments = {
+  development: { database: 'svc', vhost: 'svc', keyPrefix: 'svc:' },
+  test: { database: 'svc_test', vhost: 'svc_test', keyPrefix: 'svctest:' },
+  e2e: { database: 'svc_e2e', vhost: 'svc_e2e', keyPrefix: 'svce2e:' },
+};
+
+export const servers = {
+  postgres: { host: process.env.PGHOST ?? '127.0.0.1', port: Number(process.env.PGPORT ?? 5432), user: process.env.PGUSER ?? 'postgres' },
+  redis: { host: '127.0.0.1', port: 6379 },
+  amqp: { host: '127.0.0.1', port: 5672, user: 'guest', password: 'guest' },
+};
+
+export function envFor(name) {
+  const target = environments[name];
+  return {
+    DATABASE_URL: `postgresql://${servers.postgres.user}@${servers.postgres.host}:${servers.postgres.port}/${target.database}`,
+    REDIS_URL: `redis://${servers.redis.host}:${servers.redis.port}/0`,
+    REDIS_KEY_PREFIX: target.keyPrefix,
+    AMQP_URL: `amqp://${servers.amqp.user}:${servers.amqp.password}@${servers.amqp.host}:${servers.amqp.port}/${target.vhost}`,
+  };
+}
+
+export function ensurePnpm() {
+  if (existsSync(pnpmBin)) {
+    const version = spawnSync(pnpmBin, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+    if (version === pnpmVersion) return pnpmBin;
+  }
+  log(`installing pnpm ${pnpmVersion} into .svc/tools`);
+  mkdirSync(toolsDir, { recursive: true });
+  run('npm', ['install', '--prefix', toolsDir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `pnpm@${pnpmVersion}`]);
+  return pnpmBin;
+}
+
+export function install(pnpm) {
+  log('installing dependencies');
+  run(pnpm, ['install', '--frozen-lockfile', '--reporter=silent'], { env: { CI: 'true' } });
+}
+
+export function generate() {
+  // Prisma's CLI only checks that a schema engine executable exists; migrations are ours.
+  const env = { PRISMA_SCHEMA_ENGINE_BINARY: join(root, 'scripts', 'prisma-engine-stub.sh'), PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' };
+  for (const service of ['billing', 'conversations', 'batch']) {
+    run(join(root, 'node_modules', '.bin', 'prisma'), ['generate', '--schema', `services/${service}/prisma/schema.prisma`], { env, quiet: true });
+  }
+}
+
+export function build() {
+  log('building (tsc -b)');
+  run(join(root, 'node_modules', '.bin', 'tsc'), ['-b']);
+}
+
+export async function checkServers() {
+  const problems = await checkInfrastructure(servers);
+  if (problems.length > 0) {
+    process.stderr.write(`${describeProblems(problems)}\n`);
+    process.exit(1);
+  }
+}
+
+/** RabbitMQ vhosts are created with rabbitmqctl (the management API is not assumed). */
+export function ensureVhost(vhost) {
+  const list = spawnSync('rabbitmqctl', ['list_vhosts', '--quiet', '--no-table-headers'], { encoding: 'utf8' });
+  if (list.status !== 0) {
+    throw new Error(`cannot list RabbitMQ vhosts with rabbitmqctl (${(list.stderr || list.error?.message || '').trim()}); create vhost '${vhost}' with: rabbitmqctl add_vhost ${vhost} && rabbitmqctl set_permissions -p ${vhost} guest '.*' '.*' '.*'`);
+  }
+  if (list.stdout.split('\n').map((line) => line.trim()).includes(vhost)) return;
+  log(`creating RabbitMQ vhost ${vhost}`);
+  execFileSync('rabbitmqctl', ['add_vhost', vhost], { stdio: 'ignore' });
+  execFileSync('rabbitmqctl', ['set_permissions', '-p', vhost, servers.amqp.user, '.*', '.*', '.*'], { stdio: 'ignore' });
+}
+
+export function migrate(env) {
+  run(process.execPath, [join(root, 'libs/db/dist/migrate-cli.js'), '--create-database'], { env, quiet: true });
+}
+
+export function seedDevelopment(env, baseUrl) {
+  const result = run(process.execPath, [join(root, 'services/billing/dist/cli/admin.js'), 'seed-dev', '--write-env', join(root, '.svc', 'dev.env'), '--base-url', baseUrl, '--json'], { env, quiet: true });
+  return JSON.parse(result.stdout.toString().trim().split('\n').pop());
+}
+
+/** Everything up to a migrated database for each named environment. */
+export async function setup({ environmentsToPrepare }) {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 20) throw new Error(`Node 20 or newer is needed (found ${process.versions.node})`);
+  const pnpm = ensurePnpm();
+  install(pnpm);
+  generate();
+  build();
+  await checkServers();
+  for (const name of environmentsToPrepare) {
+    ensureVhost(environments[name].vhost);
+    migrate(envFor(name));
+    log(`${name}: database ${environments[name].database} migrated`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice(7);
+  const main = async () => {
+    if (only === 'migrate') {
+      migrate(envFor('development'));
+      log('development database migrated');
+      return;
+    }
+    await setup({ environmentsToPrepare: ['development'] });
+  };
+  main().catch((error) => {
+    process.stderr.write(`svc setup: ${error.message}\n`);
+    process.exit(1);
+  });
+}

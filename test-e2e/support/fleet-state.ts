@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+export const STATE_FILE = join(ROOT, '.svc', 'e2e-fleet.json');
+
+export interface FleetState {
+  baseUrl: string;
+  apiKey: string;
+  organizationId: string;
+  env: Record<string, string>;
+  ports: Record<string, number>;
+}
+
+/** The running e2e fleet (started once by global-setup.ts for the whole e2e project). */
+export function fleetState(): FleetState {
+  return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as FleetState;
+}
+
+/** Runs the admin CLI against the e2e environment and returns its --json output. */
+export function admin<T = Record<string, unknown>>(...args: string[]): T {
+  const state = fleetState();
+  const out = execFileSync(process.execPath, [join(ROOT, 'services/billing/dist/cli/admin.js'), ...args, '--json'], { env: { ...process.env, ...state.env }, encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop() as string) as T;
+}
+
+/** A fresh organization with credit and a key with the given extra `key create` flags. */
+export function newOrganization(options: { credit?: string; plan?: 'paid' | 'free'; keyFlags?: string[] } = {}): { organizationId: string; apiKey: string; keyId: string } {
+  const org = admin<{ organization_id: string }>('org', 'create', '--name', `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, '--plan', options.plan ?? 'paid', '--credit', options.credit ?? '10000000');
+  const key = admin<{ key: string; key_id: string }>('key', 'create', '--org', org.organization_id, ...(options.keyFlags ?? []));
+  return { organizationId: org.organization_id, apiKey: key.key, keyId: key.key_id };
+}

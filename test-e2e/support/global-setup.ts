@@ -1,0 +1,32 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startFleet, type Fleet } from '../../libs/fleet/src';
+import { ROOT, STATE_FILE, type FleetState } from './fleet-state';
+
+/**
+ * Boots the whole fleet on free ports against the e2e database, vhost and key prefix
+ * (prepared by `npm test`'s set-up), seeds an organization with credit and a key, and
+ * writes where to reach it for the test files.
+ */
+export default async function globalSetup(): Promise<void> {
+  const env: Record<string, string> = {
+    DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/svc_e2e',
+    REDIS_URL: 'redis://127.0.0.1:6379/0',
+    REDIS_KEY_PREFIX: `svce2e:${process.pid}:`,
+    AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672/svc_e2e',
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    SHUTDOWN_GRACE_MS: '10000',
+    KEY_CACHE_TTL_MS: '1000',
+  };
+  const logDir = join(ROOT, '.svc', 'logs', 'e2e');
+  mkdirSync(logDir, { recursive: true });
+  const fleet: Fleet = await startFleet({ root: ROOT, env, logDir, restart: false });
+  (globalThis as { __svcFleet?: Fleet }).__svcFleet = fleet;
+  const admin = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [join(ROOT, 'services/billing/dist/cli/admin.js'), ...args, '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim());
+  const org = admin('org', 'create', '--name', 'e2e', '--plan', 'paid', '--credit', '50000000');
+  const key = admin('key', 'create', '--org', org.organization_id, '--name', 'e2e');
+  const state: FleetState = { baseUrl: fleet.baseUrl, apiKey: key.key, organizationId: org.organization_id, env, ports: { ...fleet.ports } };
+  writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
+}
