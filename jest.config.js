@@ -28,7 +28,7 @@ module.exports = {
       testMatch: ['<rootDir>/test-e2e/**/*.e2e.test.ts'],
       globalSetup: '<rootDir>/test-e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/test-e2e/support/global-teardown.ts',
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ['<rootDir>/test-e2e/support/timeouts.ts'],
     },
   ],
 };

@@ -47,6 +47,12 @@ export interface ChatRequest {
   parallelToolCalls?: boolean;
   /** Already lowered to the model's max output. */
   maxTokens: number;
+  /**
+   * The served model's max output (catalog capabilities.max_output). Optional, added within v1:
+   * lets an adapter whose vendor counts thinking inside max_tokens (Anthropic) make room for a
+   * thinking budget without asking for more than the model can produce.
+   */
+  maxOutputTokens?: number;
   temperature?: number;
   topP?: number;
   /** Sent only where the vendor supports stop sequences natively; otherwise the edge cuts. */

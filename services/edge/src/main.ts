@@ -107,7 +107,12 @@ async function main(): Promise<void> {
       run: () =>
         new Promise<void>((resolve) => {
           ready = false;
-          server.close(() => resolve());
+          // Connections that finish their response while draining go idle: close them as they do.
+          const sweep = setInterval(() => server.closeIdleConnections(), 50);
+          server.close(() => {
+            clearInterval(sweep);
+            resolve();
+          });
           server.closeIdleConnections();
         }),
     },

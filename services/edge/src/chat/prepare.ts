@@ -33,6 +33,7 @@ export function prepareForModel(input: ChatRequestInput, model: ChatModel): Prep
     toolChoice: input.toolChoice,
     parallelToolCalls: input.parallelToolCalls,
     maxTokens: Math.min(input.maxTokens ?? DEFAULT_MAX_TOKENS, model.capabilities.max_output),
+    maxOutputTokens: model.capabilities.max_output,
     temperature: keep('temperature', input.temperature),
     topP: keep('top_p', input.topP),
     stop: model.native_stop ? input.stop : undefined,
