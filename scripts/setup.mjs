@@ -4,7 +4,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkInfrastructure, describeProblems } from './lib/infra.mjs';
+import { createRequire } from 'node:module';
+
+const { checkInfrastructure, describeProblems } = createRequire(import.meta.url)('./lib/infra.cjs');
 
 export const root = new URL('..', import.meta.url).pathname;
 const toolsDir = join(root, '.svc', 'tools');

@@ -1,7 +1,8 @@
 // Reachability checks for Postgres, Redis and RabbitMQ with nothing but node:net, so they
 // run before dependencies are installed. Each check speaks enough of the protocol to know
 // the server is really there (not just an open port).
-import { connect } from 'node:net';
+'use strict';
+const { connect } = require('node:net');
 
 function probe(host, port, hello, accept, timeoutMs = 3000) {
   return new Promise((resolve) => {
@@ -27,7 +28,7 @@ const pgHello = Buffer.from([0, 0, 0, 8, 4, 210, 22, 47]);
 // AMQP 0-9-1 protocol header: the server answers Connection.Start (a method frame, type 1).
 const amqpHello = Buffer.from('AMQP\x00\x00\x09\x01', 'binary');
 
-export async function checkInfrastructure({ postgres, redis, amqp }) {
+async function checkInfrastructure({ postgres, redis, amqp }) {
   const [pg, rd, mq] = await Promise.all([
     probe(postgres.host, postgres.port, pgHello, (data) => (data.length >= 1 ? data[0] === 0x53 || data[0] === 0x4e : undefined)),
     probe(redis.host, redis.port, 'PING\r\n', (data) => (data.includes('\r\n') ? data.toString().startsWith('+PONG') || data.toString().startsWith('-NOAUTH') : undefined)),
@@ -40,7 +41,9 @@ export async function checkInfrastructure({ postgres, redis, amqp }) {
   return problems;
 }
 
-export function describeProblems(problems) {
+function describeProblems(problems) {
   const lines = problems.map((p) => `  - ${p.name} is not reachable at ${p.where} (${p.why}). Start it with:\n      ${p.start}`);
   return `svc needs PostgreSQL, Redis and RabbitMQ running.\n${lines.join('\n')}\n  Where Docker is available instead: docker compose -f deploy/compose.yaml up -d`;
 }
+
+module.exports = { checkInfrastructure, describeProblems };
