@@ -2,11 +2,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { protoPath } from 'grpc-health-check';
 import { fleetState, ROOT } from '../support/fleet-state';
 import { freePort, waitForPort } from '../../libs/fleet/src';
 
 const healthProto = grpc.loadPackageDefinition(
-  protoLoader.loadSync((require(require.resolve('grpc-health-check', { paths: [join(ROOT, 'libs/grpc')] })) as { protoPath: string }).protoPath, { keepCase: true, enums: String }),
+  protoLoader.loadSync(protoPath, { keepCase: true, enums: String }),
 ) as unknown as { grpc: { health: { v1: { Health: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & { Check: Function } } } } };
 
 function healthCheck(port: number, service = ''): Promise<string> {
