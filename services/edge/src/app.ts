@@ -7,6 +7,7 @@ import { errorHandler, notFound } from './middleware/errors';
 import { requireKey } from './middleware/auth';
 import type { KeyCache } from './auth/key-cache';
 import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
+import { getModelHandler, listModelsHandler } from './models/models.handler';
 
 export interface AppDeps {
   logger: Logger;
@@ -38,6 +39,8 @@ export function createApp(deps: AppDeps): express.Express {
   const v1 = express.Router();
   v1.get('/public/catalog-export', (_req, res) => void res.setHeader('cache-control', 'public, max-age=600').json(deps.catalog.exportDocument()));
   v1.use(requireKey(deps.keyCache, deps.lookupKey));
+  v1.get('/models', handle(listModelsHandler(deps.catalog)));
+  v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
   v1.post('/chat/completions', json, handle(chatCompletionsHandler(deps.chat)));
   app.use('/v1', v1);
 

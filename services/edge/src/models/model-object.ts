@@ -1,0 +1,75 @@
+import { LINES, VIRTUAL_MODEL_IDS, type Catalog, type ChatModel, type EmbeddingModel } from '@svc/catalog';
+import { withPlanFee } from '@svc/pricing';
+import type { KeyRecord__Output } from '@svc/protos';
+
+/**
+ * The Model object of GET /v1/models (spec: Model object). Choices where the spec is silent:
+ * virtual ids carry no auto_eligible/named_only, pricing, capabilities or residency (they are
+ * lines, not models); `availability` is shown only to an organization on the Free limits.
+ */
+export interface ModelView {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+  svc: Record<string, unknown>;
+}
+
+export interface Viewer {
+  /** The plan's service fee percent, included in the prices shown. */
+  feePercent: number;
+  /** The organization is on the Free limits: models outside the free list are `locked`. */
+  freeLimits: boolean;
+}
+
+export function viewerFor(catalog: Catalog, key: KeyRecord__Output): Viewer {
+  const freeLimits = key.plan === 'free';
+  return { feePercent: catalog.data.plans[freeLimits ? 'free' : 'paid'].service_fee_percent, freeLimits };
+}
+
+function pricing(model: ChatModel | EmbeddingModel, viewer: Viewer) {
+  return {
+    input: withPlanFee(model.pricing.input, viewer.feePercent),
+    output: withPlanFee(model.pricing.output, viewer.feePercent),
+    cache_read: withPlanFee(model.pricing.cache_read, viewer.feePercent),
+    cache_write: withPlanFee(model.pricing.cache_write, viewer.feePercent),
+    currency: 'USD',
+  };
+}
+
+export function virtualModel(catalog: Catalog, id: (typeof VIRTUAL_MODEL_IDS)[number], viewer: Viewer): ModelView {
+  return {
+    id,
+    object: 'model',
+    created: catalog.data.created,
+    owned_by: 'svc',
+    svc: { tier: LINES[id], virtual: true, embedding: false, ...(viewer.freeLimits ? { availability: 'available' } : {}) },
+  };
+}
+
+export function catalogModel(catalog: Catalog, model: ChatModel | EmbeddingModel, viewer: Viewer): ModelView {
+  const autoEligible = model.kind === 'chat' && catalog.isAutoEligible(model.id);
+  const svc: Record<string, unknown> = {
+    tier: model.tier,
+    auto_eligible: autoEligible,
+    ...(autoEligible ? {} : { named_only: true }),
+    virtual: false,
+    embedding: model.kind === 'embedding',
+    ...(model.kind === 'chat' ? { capabilities: { ...model.capabilities } } : {}),
+    pricing: pricing(model, viewer),
+    residency: model.residency,
+    location: model.location,
+    ...(model.label ? { label: model.label } : {}),
+    free_tier: model.free,
+    ...(viewer.freeLimits ? { availability: model.free ? 'available' : 'locked' } : {}),
+  };
+  return { id: model.id, object: 'model', created: catalog.data.created, owned_by: model.vendor, svc };
+}
+
+/** Is the model visible to this key (account, organization, project and key levels)? */
+export function visibleTo(key: KeyRecord__Output, modelId: string): boolean {
+  if (key.account_disabled_models.includes(modelId)) return false;
+  if (key.organization_disabled_models.includes(modelId)) return false;
+  if (key.project_disabled_models.includes(modelId)) return false;
+  return key.allowed_models.length === 0 || key.allowed_models.includes(modelId);
+}
