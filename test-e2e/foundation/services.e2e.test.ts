@@ -63,9 +63,13 @@ describe('the fleet as processes', () => {
         BILLING_ADDR: `127.0.0.1:${state.ports.billing}`,
         VENDOR_SIM_URL: `http://127.0.0.1:${state.ports.vendorSim}`,
         METRICS_PORT: '0',
+        LOG_LEVEL: 'info',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let output = '';
+    edge.stdout?.on('data', (chunk) => (output += chunk));
+    edge.stderr?.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => edge.on('exit', (code) => resolve(code)));
     await waitForPort(port, 20_000);
     // A slow vendor: about 2 s of streaming.
@@ -79,7 +83,9 @@ describe('the fleet as processes', () => {
     const body = await response.text();
     expect(body.trimEnd().endsWith('data: [DONE]')).toBe(true);
     expect(body).not.toContain('"error"');
-    expect(await exited).toBe(0);
+    const code = await exited;
+    if (code !== 0) process.stderr.write(`edge output:\n${output}\n`);
+    expect(code).toBe(0);
     // New connections are refused once it has stopped.
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });

@@ -140,9 +140,15 @@ export async function consume<S extends z.ZodType>(channel: ConfirmChannel, defi
     const work = context.with(parentContext(message), () =>
       tracer.startActiveSpan(`${definition.name} process`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': definition.name } }, async (span) => {
         try {
-          const parsed = definition.schema.safeParse(JSON.parse(message.content.toString()));
-          if (!parsed.success) {
-            options.logger.error('message rejected: invalid payload', { queue: definition.name, issues: parsed.error.issues.slice(0, 3) });
+          const parsed = (() => {
+            try {
+              return definition.schema.safeParse(JSON.parse(message.content.toString()));
+            } catch {
+              return undefined;
+            }
+          })();
+          if (!parsed?.success) {
+            options.logger.error('message rejected: invalid payload', { queue: definition.name, issues: parsed?.error.issues.slice(0, 3) ?? [] });
             channel.nack(message, false, false);
             return;
           }

@@ -126,3 +126,9 @@ export const AGENT_SYSTEMS = [
   'You are a workflow runner. Execute each step exactly, report the result of each tool call, and stop on errors.',
   'You are an assistant with long-term memory. Tools: memory.read, memory.write, memory.search.',
 ];
+
+/** Picks one [difficulty, text] pair and returns both, so each text keeps its own label. */
+export function dpick(r, pairs) {
+  const [difficulty, text] = r.pick(pairs);
+  return { text, difficulty };
+}

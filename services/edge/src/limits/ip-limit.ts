@@ -1,0 +1,132 @@
+import { isIP } from 'node:net';
+import type { Request, RequestHandler } from 'express';
+import { ServiceError } from '@svc/errors';
+import { defineScripts, tag, type Redis } from '@svc/redis';
+import { LUA_PRELUDE, PERIOD_MS, arg, bucketState, fullInMs, remainingOf, throttledWarning, waitForMs, withTimeout, type WarnLogger } from './bucket';
+import { formatDuration, retryAfterSeconds } from './format';
+
+/**
+ * The per-address limit (spec, Limits: "default 300 per minute, checked before authentication";
+ * Authentication 7). It runs before the key is known, so it guards the key lookup itself and the
+ * public routes.
+ *
+ * Algorithm: GCRA with a burst of the whole minute, kept as a token bucket (see bucket.ts): an
+ * address may send `limitPerMinute` requests at once, then one every 60 s / limit. Unlike a fixed
+ * window there is no doubled burst at window edges, and unlike a sliding log it keeps one small
+ * key per active address. One Lua call per request (EVALSHA); a refused request takes nothing.
+ */
+
+const IP_SCRIPT = `${LUA_PRELUDE}
+local cap = tonumber(ARGV[3])
+local tokens, ts = load(KEYS[1], cap)
+if tokens + cap * 1e-9 < 1 then
+  return {0, num(tokens), num(ts - now)}
+end
+tokens = tokens - 1
+if tokens < 0 then tokens = 0 end
+store(KEYS[1], cap, tokens, ts)
+return {1, num(tokens), num(ts - now)}
+`;
+
+export const DEFAULT_IP_LIMIT_PER_MINUTE = 300;
+
+/** `ip:{<address>}`; the address is the hash tag. */
+export function ipLimitKey(address: string): string {
+  return `ip:${tag(address)}`;
+}
+
+export interface IpLimiterOptions {
+  redis: Redis;
+  /** Requests per minute per client address; 0 turns the limit off. */
+  limitPerMinute: number;
+  /**
+   * Header carrying the client address set by a trusted reverse proxy (e.g. 'x-forwarded-for').
+   * Only configure it behind a proxy that sets the header itself, replacing what the client
+   * sent: its first address is used, and otherwise a client could pick its own bucket.
+   */
+  trustedProxyHeader?: string;
+  logger: WarnLogger;
+  now?: () => number;
+  /** Longest wait for Redis before the check is skipped (fail open). */
+  timeoutMs?: number;
+}
+
+export interface IpLimiter {
+  middleware: RequestHandler;
+  /** The check itself: undefined when admitted, the 429 when refused. Fails open (undefined) on store errors. */
+  check(address: string): Promise<ServiceError | undefined>;
+}
+
+/** `::ffff:1.2.3.4` is the IPv4 client 1.2.3.4 on a dual-stack socket: one client, one bucket. */
+function normalizeAddress(address: string): string {
+  const lower = address.toLowerCase();
+  return lower.startsWith('::ffff:') && isIP(lower.slice(7)) === 4 ? lower.slice(7) : lower;
+}
+
+/** First entry of an X-Forwarded-For style list, with brackets and a port removed; undefined when not an address. */
+function firstForwardedAddress(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  let candidate = text.split(',')[0]!.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(candidate);
+  if (bracketed) candidate = bracketed[1]!;
+  else if (/^\d{1,3}(?:\.\d{1,3}){3}:\d+$/.test(candidate)) candidate = candidate.slice(0, candidate.lastIndexOf(':'));
+  return isIP(candidate) ? candidate : undefined;
+}
+
+/**
+ * The client address: the socket peer, or, only when a trusted proxy header is configured, the
+ * first address in that header (falling back to the peer when the header is absent or unreadable).
+ */
+export function clientAddress(req: Pick<Request, 'headers' | 'socket'>, trustedProxyHeader?: string): string {
+  if (trustedProxyHeader) {
+    const forwarded = firstForwardedAddress(req.headers[trustedProxyHeader.toLowerCase()]);
+    if (forwarded) return normalizeAddress(forwarded);
+  }
+  return normalizeAddress(req.socket?.remoteAddress ?? 'unknown');
+}
+
+export function createIpLimiter(options: IpLimiterOptions): IpLimiter {
+  const limit = options.limitPerMinute;
+  if (!Number.isFinite(limit) || limit < 0) throw new RangeError(`limitPerMinute must be 0 or more, got ${limit}`);
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 250;
+  const scripts = defineScripts(options.redis, [{ name: 'svcIpLimit', numberOfKeys: 1, lua: IP_SCRIPT }]);
+  const warn = throttledWarning(options.logger, 'per-address rate limit store unavailable; admitting requests unlimited by address');
+
+  async function check(address: string): Promise<ServiceError | undefined> {
+    if (limit === 0) return undefined;
+    let reply: unknown;
+    try {
+      reply = await withTimeout(scripts.svcIpLimit([ipLimitKey(address)], [arg(PERIOD_MS), arg(now()), arg(limit)]), timeoutMs);
+    } catch (error) {
+      // Fail open: the per-address limit shields the public edge from floods, but refusing every
+      // request while Redis is down would turn a store outage into a full outage. Spend is still
+      // guarded after authentication by the per-key limits and billing admission, which fail closed.
+      warn(error);
+      return undefined;
+    }
+    const [allowed, tokens, lag] = reply as [number, string, string];
+    if (allowed === 1) return undefined;
+    const bucket = bucketState(limit, tokens, lag);
+    const retryMs = waitForMs(bucket, 1);
+    // Spec: x-ratelimit-*-ip appear "only on the 429 ip_rate_limit_exceeded refusal"; every 429 carries Retry-After.
+    return new ServiceError('ip_rate_limit_exceeded', `Too many requests from your address: the limit is ${limit} per minute. Please try again in ${formatDuration(retryMs)}.`, {
+      headers: {
+        'x-ratelimit-limit-ip': String(limit),
+        'x-ratelimit-remaining-ip': String(remainingOf(bucket)),
+        'x-ratelimit-reset-ip': formatDuration(fullInMs(bucket)),
+        'retry-after': retryAfterSeconds(retryMs),
+      },
+    });
+  }
+
+  const middleware: RequestHandler = (req, _res, next) => {
+    check(clientAddress(req, options.trustedProxyHeader)).then(
+      (refusal) => next(refusal),
+      (error: unknown) => next(error),
+    );
+  };
+
+  return { middleware, check };
+}

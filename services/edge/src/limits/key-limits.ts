@@ -1,0 +1,234 @@
+import { ServiceError } from '@svc/errors';
+import { defineScripts, tag, type Redis } from '@svc/redis';
+import { LUA_PRELUDE, PERIOD_MS, arg, bucketState, fullInMs, remainingOf, throttledWarning, waitForMs, withTimeout, type BucketState, type WarnLogger } from './bucket';
+import { formatDuration, retryAfterSeconds } from './format';
+
+export { formatDuration } from './format';
+
+/**
+ * Per-key request and token buckets (spec, Limits: "default 600 requests per minute and 200000
+ * tokens per minute, set per key"; Errors: 429 rate_limit_exceeded "key's request or token bucket
+ * empty").
+ *
+ * Both buckets refill continuously at their per-minute limit and hold at most that limit (see
+ * bucket.ts). A call takes one request and its estimated tokens, both or neither, in one Lua call;
+ * after the vendor answers, `refund` moves the token bucket to the real count (spec: "estimate
+ * ... at admission, refunded to the real count after the call").
+ *
+ * Keys: `rl:{<key id>}:req` and `rl:{<key id>}:tok`, hash-tagged by key id so one script can
+ * touch both on Redis Cluster.
+ */
+
+export interface KeyLimits {
+  requestsPerMinute: number;
+  tokensPerMinute: number;
+}
+
+export const DEFAULT_KEY_LIMITS: Readonly<KeyLimits> = { requestsPerMinute: 600, tokensPerMinute: 200_000 };
+
+export interface KeyLimitResult {
+  /** The six x-ratelimit-* headers after this call; empty when the store could not be reached. */
+  headers: Record<string, string>;
+  /** Tokens actually taken (0 when the store could not be reached): pass it to `refund` as `charged`. */
+  charged: number;
+}
+
+export interface KeyLimiter {
+  /** Takes one request and `tokens` tokens, or throws 429 rate_limit_exceeded taking nothing. */
+  check(keyId: string, limits: KeyLimits, tokens: number): Promise<KeyLimitResult>;
+  /** Moves the token bucket from the charged estimate to the real count; returns the six headers after it. */
+  refund(keyId: string, limits: KeyLimits, charged: number, actual: number): Promise<Record<string, string> | void>;
+  /** The six headers without taking anything (refusals elsewhere still carry them, RULINGS 6). */
+  peek(keyId: string, limits: KeyLimits): Promise<Record<string, string>>;
+}
+
+export interface KeyLimiterOptions {
+  redis: Redis;
+  logger: WarnLogger;
+  now?: () => number;
+  /** Longest wait for Redis before the check is skipped (fail open). */
+  timeoutMs?: number;
+}
+
+export function keyLimitKeys(keyId: string): { requests: string; tokens: string } {
+  return { requests: `rl:${tag(keyId)}:req`, tokens: `rl:${tag(keyId)}:tok` };
+}
+
+/**
+ * The limits of a key record. proto3 sends an unset int32 as 0, and a limit of 0 would refuse
+ * every call, so 0 (or anything not a positive number) means the default.
+ */
+export function keyLimitsOf(record: { rpm_limit?: number | null; tpm_limit?: number | null }): KeyLimits {
+  return normalizeLimits({ requestsPerMinute: record.rpm_limit ?? 0, tokensPerMinute: record.tpm_limit ?? 0 });
+}
+
+function normalizeLimits(limits: KeyLimits): KeyLimits {
+  const pick = (value: number, fallback: number) => (Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback);
+  return {
+    requestsPerMinute: pick(limits.requestsPerMinute, DEFAULT_KEY_LIMITS.requestsPerMinute),
+    tokensPerMinute: pick(limits.tokensPerMinute, DEFAULT_KEY_LIMITS.tokensPerMinute),
+  };
+}
+
+function tokenCount(value: number): number {
+  return Number.isFinite(value) && value > 0 ? Math.ceil(value) : 0;
+}
+
+/**
+ * Token charge of a chat call at admission (spec, Limits: "input tokens plus max_tokens clamped to
+ * the served model's output"; max_tokens defaults to 16000, capped at the model's max_output).
+ */
+export function estimateChatTokens(inputTokensEstimate: number, maxTokens: number | undefined, modelMaxOutput: number, defaultMaxTokens = 16_000): number {
+  const requested = tokenCount(maxTokens ?? defaultMaxTokens);
+  const output = modelMaxOutput > 0 ? Math.min(requested, tokenCount(modelMaxOutput)) : requested;
+  return tokenCount(inputTokensEstimate) + output;
+}
+
+/** Token charge of an embeddings call (spec: "embeddings estimate one token per four characters"; UTF-16 length). */
+export function estimateEmbeddingTokens(inputs: string[]): number {
+  let characters = 0;
+  for (const input of inputs) characters += input.length;
+  return Math.ceil(characters / 4);
+}
+
+/** Both buckets, refilled to now; takes 1 request and ARGV[5] tokens only when both have room and ARGV[6] is '1'. */
+const CHECK_SCRIPT = `${LUA_PRELUDE}
+local rcap = tonumber(ARGV[3])
+local tcap = tonumber(ARGV[4])
+local cost = tonumber(ARGV[5])
+local rt, rts = load(KEYS[1], rcap)
+local tt, tts = load(KEYS[2], tcap)
+local ok = (rt + rcap * 1e-9 >= 1) and (tt + tcap * 1e-9 >= cost)
+if ok and ARGV[6] == '1' then
+  rt = rt - 1
+  if rt < 0 then rt = 0 end
+  store(KEYS[1], rcap, rt, rts)
+  if cost > 0 then
+    tt = tt - cost
+    if tt < 0 then tt = 0 end
+    store(KEYS[2], tcap, tt, tts)
+  end
+end
+return {ok and 1 or 0, num(rt), num(rts - now), num(tt), num(tts - now)}
+`;
+
+/** Adds ARGV[5] tokens (negative takes) to the token bucket, kept within 0 and its capacity. */
+const ADJUST_SCRIPT = `${LUA_PRELUDE}
+local rcap = tonumber(ARGV[3])
+local tcap = tonumber(ARGV[4])
+local delta = tonumber(ARGV[5])
+local rt, rts = load(KEYS[1], rcap)
+local tt, tts = load(KEYS[2], tcap)
+tt = tt + delta
+if tt > tcap then tt = tcap end
+if tt < 0 then tt = 0 end
+store(KEYS[2], tcap, tt, tts)
+return {1, num(rt), num(rts - now), num(tt), num(tts - now)}
+`;
+
+interface Buckets {
+  allowed: boolean;
+  requests: BucketState;
+  tokens: BucketState;
+}
+
+function headersOf({ requests, tokens }: Buckets): Record<string, string> {
+  return {
+    'x-ratelimit-limit-requests': String(requests.capacity),
+    'x-ratelimit-remaining-requests': String(remainingOf(requests)),
+    'x-ratelimit-reset-requests': formatDuration(fullInMs(requests)),
+    'x-ratelimit-limit-tokens': String(tokens.capacity),
+    'x-ratelimit-remaining-tokens': String(remainingOf(tokens)),
+    'x-ratelimit-reset-tokens': formatDuration(fullInMs(tokens)),
+  };
+}
+
+/** The 429 for a refused check: names the bucket(s) that refused, with the six headers and Retry-After. */
+function refusal(buckets: Buckets, cost: number): ServiceError {
+  const { requests, tokens } = buckets;
+  const headers = headersOf(buckets);
+  if (cost > tokens.capacity) {
+    // Can never pass: even a full token bucket is smaller than this one request. Note 2 still
+    // wants a Retry-After on every 429; the time until the token bucket is full is the most a
+    // wait can give, and the message says a retry of the same request will not help.
+    headers['retry-after'] = retryAfterSeconds(fullInMs(tokens));
+    return new ServiceError(
+      'rate_limit_exceeded',
+      `This request alone needs an estimated ${cost} tokens, more than this key's limit of ${tokens.capacity} tokens per minute, so it cannot be served as sent. Lower max_tokens or send less input.`,
+      { headers },
+    );
+  }
+  const requestWait = waitForMs(requests, 1);
+  const tokenWait = waitForMs(tokens, cost);
+  const named: string[] = [];
+  if (requestWait > 0) named.push(`requests per minute (limit ${requests.capacity})`);
+  if (tokenWait > 0 || named.length === 0) named.push(`tokens per minute (limit ${tokens.capacity}, remaining ${remainingOf(tokens)}, requested ${cost})`);
+  // Retry-After: the time until both buckets have room for this request.
+  const waitMs = Math.max(requestWait, tokenWait);
+  headers['retry-after'] = retryAfterSeconds(waitMs);
+  return new ServiceError('rate_limit_exceeded', `Rate limit reached for ${named.join(' and ')}. Please try again in ${formatDuration(waitMs)}.`, { headers });
+}
+
+export function createKeyLimiter(options: KeyLimiterOptions): KeyLimiter {
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 250;
+  const scripts = defineScripts(options.redis, [
+    { name: 'svcKeyLimitCheck', numberOfKeys: 2, lua: CHECK_SCRIPT },
+    { name: 'svcKeyLimitAdjust', numberOfKeys: 2, lua: ADJUST_SCRIPT },
+  ]);
+  // Fail open on a store failure, headers omitted: there is no spec code for it, and refusing all
+  // traffic while Redis is down would turn a store outage into a full outage. Spend stays guarded
+  // by billing admission (which fails closed) and the key's spend limit.
+  const warn = throttledWarning(options.logger, 'per-key rate limit store unavailable; admitting requests without key rate limits');
+
+  async function run(script: 'svcKeyLimitCheck' | 'svcKeyLimitAdjust', keyId: string, limits: KeyLimits, amount: number, take: boolean): Promise<Buckets> {
+    const keys = keyLimitKeys(keyId);
+    const reply = (await withTimeout(
+      scripts[script]([keys.requests, keys.tokens], [arg(PERIOD_MS), arg(now()), arg(limits.requestsPerMinute), arg(limits.tokensPerMinute), arg(amount), take ? '1' : '0']),
+      timeoutMs,
+    )) as [number, string, string, string, string];
+    return {
+      allowed: reply[0] === 1,
+      requests: bucketState(limits.requestsPerMinute, reply[1], reply[2]),
+      tokens: bucketState(limits.tokensPerMinute, reply[3], reply[4]),
+    };
+  }
+
+  return {
+    async check(keyId, rawLimits, rawTokens) {
+      const limits = normalizeLimits(rawLimits);
+      const cost = tokenCount(rawTokens);
+      let buckets: Buckets;
+      try {
+        buckets = await run('svcKeyLimitCheck', keyId, limits, cost, true);
+      } catch (error) {
+        warn(error);
+        return { headers: {}, charged: 0 };
+      }
+      if (!buckets.allowed) throw refusal(buckets, cost);
+      return { headers: headersOf(buckets), charged: cost };
+    },
+
+    async refund(keyId, rawLimits, charged, actual) {
+      const limits = normalizeLimits(rawLimits);
+      // Positive gives back an over-estimate; negative takes what the call used beyond it.
+      const delta = tokenCount(charged) - tokenCount(actual);
+      try {
+        return headersOf(await run('svcKeyLimitAdjust', keyId, limits, delta, false));
+      } catch (error) {
+        warn(error);
+        return undefined;
+      }
+    },
+
+    async peek(keyId, rawLimits) {
+      const limits = normalizeLimits(rawLimits);
+      try {
+        return headersOf(await run('svcKeyLimitCheck', keyId, limits, 0, false));
+      } catch (error) {
+        warn(error);
+        return {};
+      }
+    },
+  };
+}

@@ -1,0 +1,352 @@
+/**
+ * Feature extraction for the router classifier. Training (scripts/train.mjs) and inference
+ * (index.ts) both go through this module, so a request is always featurized exactly the way
+ * the corpus was.
+ *
+ * Features, all hashed into one signed space of 2^18 buckets (FNV-1a):
+ *  - word unigrams and bigrams of the lowercased last user message (CJK characters count as words)
+ *  - character 3-, 4- and 5-grams of the same text
+ *  - word unigrams of the system prompt and of the tool result that follows the message,
+ *    each in its own namespace and at half weight: context, not the request itself
+ * plus a few dense features after the hashed space (bias, log length, code fence, tool result,
+ * number of turns, system prompt present).
+ */
+
+export const HASH_BITS = 18;
+export const BUCKETS = 1 << HASH_BITS;
+const MASK = BUCKETS - 1;
+
+/** Dense feature slots, placed right after the hashed buckets. */
+export const DENSE = {
+  bias: BUCKETS,
+  logLength: BUCKETS + 1,
+  codeFence: BUCKETS + 2,
+  toolResult: BUCKETS + 3,
+  turns: BUCKETS + 4,
+  hasSystem: BUCKETS + 5,
+} as const;
+export const FEATURE_DIM = BUCKETS + 6;
+
+/**
+ * Work is capped so classification stays well under a millisecond on long prompts: the head
+ * of a message says what is asked, the tail often holds the actual question after a paste.
+ */
+export const TEXT_HEAD_CHARS = 1500;
+export const TEXT_TAIL_CHARS = 500;
+export const CONTEXT_CHARS = 400;
+
+const BLOCK_WEIGHT = { words: 1, chars: 1, system: 0.5, tool: 0.5 } as const;
+
+/** Bumped whenever anything above changes; stored in the weights file and checked on load. */
+export const FEATURE_VERSION = `fnv1a-h${HASH_BITS}-w12-c345-s1-t1-d6-cap${TEXT_HEAD_CHARS}+${TEXT_TAIL_CHARS}/${CONTEXT_CHARS}`;
+
+const FNV_PRIME = 0x01000193;
+const SEED_WORD = 0x811c9dc5;
+const SEED_BIGRAM = 0x2f3b9a41;
+const SEED_CHAR = 0x5bd1e995;
+const SEED_SYSTEM = 0x7feb352d;
+const SEED_TOOL = 0x1b873593;
+
+/** What the classifier looks at: the request plus light context. */
+export interface FeatureInput {
+  /** The last user message. */
+  text: string;
+  system?: string;
+  /** Output of the tool call(s) that followed the last user message, if any. */
+  toolResult?: string;
+  /** True when the turn being routed comes right after a tool result. */
+  afterTool: boolean;
+  /** Number of non-system messages in the conversation. */
+  turns: number;
+}
+
+/** A sparse vector; indices may repeat across blocks, which dot products tolerate. */
+export interface SparseVector {
+  idx: Int32Array;
+  val: Float32Array;
+  n: number;
+}
+
+/** A word or word pair seen in the request, kept so a reason can quote the strongest cues. */
+export interface Term {
+  term: string;
+  index: number;
+  /** Signed, normalized value the term contributed at `index`. */
+  value: number;
+}
+
+export function newSparseVector(capacity = 16384): SparseVector {
+  return { idx: new Int32Array(capacity), val: new Float32Array(capacity), n: 0 };
+}
+
+function push(out: SparseVector, index: number, value: number): void {
+  if (out.n === out.idx.length) {
+    const idx = new Int32Array(out.idx.length * 2);
+    const val = new Float32Array(out.val.length * 2);
+    idx.set(out.idx);
+    val.set(out.val);
+    out.idx = idx;
+    out.val = val;
+  }
+  out.idx[out.n] = index;
+  out.val[out.n] = value;
+  out.n++;
+}
+
+/** Hashes the UTF-16 code units of `s` from `seed`. */
+function hashString(seed: number, s: string, start: number, end: number): number {
+  let h = seed;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+function isCjk(c: number): boolean {
+  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
+}
+
+/** Letters and digits of the scripts the corpus covers; everything else separates words. */
+function isWordChar(c: number): boolean {
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || (c >= 0x41 && c <= 0x5a);
+  return (
+    (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
+    (c >= 0x370 && c <= 0x52f) ||
+    (c >= 0x590 && c <= 0x6ff) ||
+    (c >= 0x900 && c <= 0xdff) ||
+    (c >= 0xac00 && c <= 0xd7af)
+  );
+}
+
+/**
+ * Accumulates hashed values per bucket for one block, then emits the block L2-normalized.
+ * The scratch array is module-level and always left zeroed, so extraction allocates nothing
+ * per call beyond the lowercase copy of the text.
+ */
+const scratch = new Float32Array(BUCKETS);
+const touched = new Int32Array(1 << 16);
+let touchedCount = 0;
+
+function add(bucketHash: number, amount: number): void {
+  const b = (bucketHash ^ (bucketHash >>> HASH_BITS)) & MASK;
+  // The top bit picks the sign, so colliding features tend to cancel rather than add up.
+  const v = bucketHash < 0 ? -amount : amount;
+  if (scratch[b] === 0) {
+    if (touchedCount === touched.length) return;
+    touched[touchedCount++] = b;
+  }
+  scratch[b] += v;
+  // A value that cancels to exactly 0 would be recorded twice on its next hit; nudge it.
+  if (scratch[b] === 0) scratch[b] = 1e-9;
+}
+
+function bucketOf(hash: number): number {
+  return (hash ^ (hash >>> HASH_BITS)) & MASK;
+}
+
+function signOf(hash: number): number {
+  return hash < 0 ? -1 : 1;
+}
+
+/** Moves the scratch block into `out`, log-damped and scaled to L2 norm `weight`. */
+function flush(out: SparseVector, weight: number): number {
+  let sq = 0;
+  for (let i = 0; i < touchedCount; i++) {
+    const b = touched[i];
+    const v = scratch[b];
+    const d = v < 0 ? -Math.log1p(-v) : Math.log1p(v);
+    scratch[b] = d;
+    sq += d * d;
+  }
+  const scale = sq > 0 ? weight / Math.sqrt(sq) : 0;
+  for (let i = 0; i < touchedCount; i++) {
+    const b = touched[i];
+    const v = scratch[b] * scale;
+    scratch[b] = 0;
+    if (v !== 0) push(out, b, v);
+  }
+  touchedCount = 0;
+  return scale;
+}
+
+/** Lowercased text limited to its head and tail. */
+export function capText(text: string, head = TEXT_HEAD_CHARS, tail = TEXT_TAIL_CHARS): string {
+  const t = text.length > head + tail ? `${text.slice(0, head)} \n ${text.slice(text.length - tail)}` : text;
+  return t.toLowerCase();
+}
+
+type TokenSink = (start: number, end: number) => void;
+
+/** Calls `sink` for each word in `s`; each CJK character is a word of its own. */
+function tokenize(s: string, sink: TokenSink): void {
+  let start = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isCjk(c)) {
+      if (start >= 0) sink(start, i);
+      start = -1;
+      sink(i, i + 1);
+    } else if (isWordChar(c)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      sink(start, i);
+      start = -1;
+    }
+  }
+  if (start >= 0) sink(start, s.length);
+}
+
+interface PendingTerm {
+  term: string;
+  hash: number;
+}
+
+function wordBlock(s: string, terms: PendingTerm[] | undefined): void {
+  let prev = 0;
+  let prevStart = -1;
+  tokenize(s, (start, end) => {
+    const h = hashString(SEED_WORD, s, start, end);
+    add(h, 1);
+    if (terms && end - start >= 3) terms.push({ term: s.slice(start, end), hash: h });
+    if (prevStart >= 0) {
+      const hb = Math.imul(SEED_BIGRAM ^ prev, FNV_PRIME) ^ Math.imul(h, 0x9e3779b1);
+      const hb2 = Math.imul(hb ^ (hb >>> 15), FNV_PRIME);
+      add(hb2, 1);
+      if (terms) terms.push({ term: s.slice(prevStart, end), hash: hb2 });
+    }
+    prev = h;
+    prevStart = start;
+  });
+}
+
+const codes = new Uint16Array(TEXT_HEAD_CHARS + TEXT_TAIL_CHARS + 16);
+
+function charBlock(s: string): void {
+  // Whitespace runs count as one space and the text is padded so word edges form n-grams.
+  const len = Math.min(s.length, codes.length - 2);
+  let last = 0x20;
+  let n = 0;
+  codes[n++] = 0x20;
+  for (let i = 0; i < len; i++) {
+    let c = s.charCodeAt(i);
+    if (c === 0x0a || c === 0x09 || c === 0x0d) c = 0x20;
+    if (c === 0x20 && last === 0x20) continue;
+    codes[n++] = c;
+    last = c;
+  }
+  if (last !== 0x20) codes[n++] = 0x20;
+  for (let i = 0; i < n; i++) {
+    let h = SEED_CHAR;
+    const stop = Math.min(n, i + 5);
+    for (let j = i; j < stop; j++) {
+      h = Math.imul(h ^ codes[j], FNV_PRIME);
+      if (j - i >= 2) add(h, 1);
+    }
+  }
+}
+
+function contextBlock(s: string, seed: number): void {
+  tokenize(s, (start, end) => add(hashString(seed, s, start, end), 1));
+}
+
+/**
+ * Writes the features of `input` into `out` (reset first). When `terms` is given it receives
+ * the request's words and word pairs with the value each contributed, for explanations.
+ */
+export function extractFeatures(input: FeatureInput, out: SparseVector, terms?: Term[]): void {
+  out.n = 0;
+  const text = capText(input.text);
+
+  const pending: PendingTerm[] | undefined = terms ? [] : undefined;
+  wordBlock(text, pending);
+  const wordScale = flush(out, BLOCK_WEIGHT.words);
+  if (terms && pending) {
+    terms.length = 0;
+    // Value per term after damping and scaling; repeated terms are rare enough to treat as 1.
+    const unit = Math.log1p(1) * wordScale;
+    for (const p of pending) terms.push({ term: p.term, index: bucketOf(p.hash), value: signOf(p.hash) * unit });
+  }
+
+  charBlock(text);
+  flush(out, BLOCK_WEIGHT.chars);
+
+  if (input.system) {
+    contextBlock(capText(input.system, CONTEXT_CHARS, 0), SEED_SYSTEM);
+    flush(out, BLOCK_WEIGHT.system);
+  }
+  if (input.toolResult) {
+    contextBlock(capText(input.toolResult, CONTEXT_CHARS, 0), SEED_TOOL);
+    flush(out, BLOCK_WEIGHT.tool);
+  }
+
+  push(out, DENSE.bias, 1);
+  push(out, DENSE.logLength, Math.log1p(input.text.length) / 8);
+  if (input.text.includes('```') || (input.toolResult?.includes('```') ?? false)) push(out, DENSE.codeFence, 1);
+  if (input.afterTool) push(out, DENSE.toolResult, 1);
+  push(out, DENSE.turns, Math.log1p(Math.max(0, input.turns)) / 3);
+  if (input.system) push(out, DENSE.hasSystem, 1);
+}
+
+/** A chat message as the gateway receives it; content may also arrive as content parts. */
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/** Text of a message content, accepting the content-parts form as well. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    let s = '';
+    for (const part of content) {
+      if (typeof part === 'string') s += (s ? '\n' : '') + part;
+      else if (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string') {
+        s += (s ? '\n' : '') + (part as { text: string }).text;
+      }
+    }
+    return s;
+  }
+  return '';
+}
+
+const SYSTEM_ROLES = new Set(['system', 'developer']);
+const TOOL_ROLES = new Set(['tool', 'function']);
+
+/**
+ * Builds the classifier input from a chat request: the last user message, the system prompt
+ * (the explicit one, else the first system/developer message) and the tool result that came
+ * after the last user message, if the turn continues an agent loop.
+ */
+export function inputFromMessages(system: string | undefined, messages: ReadonlyArray<ChatMessage>): FeatureInput {
+  let lastUser = -1;
+  let turns = 0;
+  let firstSystem: string | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const role = messages[i].role;
+    if (SYSTEM_ROLES.has(role)) {
+      if (firstSystem === undefined) firstSystem = contentText(messages[i].content);
+      continue;
+    }
+    turns++;
+    if (role === 'user') lastUser = i;
+  }
+  let text = '';
+  if (lastUser >= 0) text = contentText(messages[lastUser].content);
+  else {
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (!SYSTEM_ROLES.has(messages[i].role)) {
+        text = contentText(messages[i].content);
+        break;
+      }
+    }
+  }
+  let toolResult: string | undefined;
+  let afterTool = false;
+  for (let i = messages.length - 1; i > lastUser; i--) {
+    if (TOOL_ROLES.has(messages[i].role)) {
+      afterTool = true;
+      toolResult = contentText(messages[i].content);
+      break;
+    }
+  }
+  const sys = system ?? firstSystem;
+  return { text, system: sys || undefined, toolResult: toolResult || undefined, afterTool, turns };
+}

@@ -1,0 +1,50 @@
+/**
+ * The router's trained classifier: kind of work, difficulty 1-5, stakes and a calibrated
+ * confidence for a chat request, with a one-sentence reason. Weights are data
+ * (data/weights.json), produced by `pnpm --filter @svc/service-router train:router`.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ChatMessage, FeatureInput, inputFromMessages } from './features';
+import { Model, WeightsFile, deserializeWeights } from './model';
+import { Classification, PredictOptions, predict } from './predict';
+
+export type { Classification, PredictOptions } from './predict';
+export type { FeatureInput, ChatMessage } from './features';
+export { TASK_TYPES } from './model';
+export type { TaskType } from './model';
+
+export interface ClassifyInput {
+  system?: string;
+  messages: Array<{ role: string; content: string }>;
+}
+
+export interface Classifier {
+  /** Classifies the last user message of a chat request, with its light context. */
+  classify(input: ClassifyInput, options?: PredictOptions): Classification;
+  /** Classifies an already-built classifier input (used by evaluation). */
+  classifyInput(input: FeatureInput, options?: PredictOptions): Classification;
+  /** Training provenance stored with the weights (corpus hash, seed, sizes). */
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+/** services/router/data/weights.json, from both src/classifier and dist/classifier. */
+export const DEFAULT_WEIGHTS_PATH = resolve(__dirname, '..', '..', 'data', 'weights.json');
+
+export function classifierFromModel(model: Model): Classifier {
+  return {
+    classify(input: ClassifyInput, options?: PredictOptions): Classification {
+      return predict(model, inputFromMessages(input.system, input.messages as ReadonlyArray<ChatMessage>), options);
+    },
+    classifyInput(input: FeatureInput, options?: PredictOptions): Classification {
+      return predict(model, input, options);
+    },
+    meta: model.meta,
+  };
+}
+
+/** Loads the weights file (default: the committed data/weights.json). Throws if it is missing or stale. */
+export function loadClassifier(path: string = DEFAULT_WEIGHTS_PATH): Classifier {
+  const file = JSON.parse(readFileSync(path, 'utf8')) as WeightsFile;
+  return classifierFromModel(deserializeWeights(file));
+}

@@ -1,0 +1,191 @@
+/**
+ * The classifier's weights: one row of OUTPUTS values per feature, covering the three heads
+ * (kind of work softmax, difficulty softmax, stakes logistic). Stored as JSON with the rows
+ * quantized to int8 per output column, deflated and base64-encoded, which keeps the file a
+ * few MB (int16 measured no more accurate at three times the size); loaded once into a
+ * compact Float32Array.
+ */
+import { deflateSync, inflateSync } from 'node:zlib';
+import { FEATURE_DIM, FEATURE_VERSION, SparseVector } from './features';
+
+export const TASK_TYPES = [
+  'classification_tagging', 'data:extraction', 'agent:workflow_execution', 'roleplay_fiction', 'content_writing',
+  'data:transformation', 'code:general_impl', 'agent:multi_step_planning', 'qa_knowledge', 'translation',
+  'conversational_reply', 'code:debugging', 'summarization', 'code:file_read_write', 'customer_support',
+  'code:review_security', 'agent:tool_dispatch', 'code:shell_execution', 'agent:memory_extraction', 'code:frontend_ui',
+  'finance_trading', 'research_report', 'agent:web_search', 'security_audit', 'code:repo_scan', 'math',
+  'code:devops_config', 'code:sql_database', 'devops', 'other',
+] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+export const N_TASK = TASK_TYPES.length;
+export const N_DIFFICULTY = 5;
+/** Column layout of a weight row. */
+export const TASK_OFFSET = 0;
+export const DIFFICULTY_OFFSET = N_TASK;
+export const STAKES_OFFSET = N_TASK + N_DIFFICULTY;
+export const OUTPUTS = N_TASK + N_DIFFICULTY + 1;
+
+export const WEIGHTS_FORMAT = 'svc-router-classifier/1';
+
+/** Weights in the form inference uses: feature index → compact row → OUTPUTS floats. */
+export interface Model {
+  /** Compact row of each feature index, -1 for features with no weights. */
+  rowOf: Int32Array;
+  /** rows × OUTPUTS weights, row-major. */
+  weights: Float32Array;
+  /** Softmax temperature for the kind-of-work head, fitted on the calibration slice. */
+  temperature: number;
+  meta: Record<string, unknown>;
+}
+
+/** Serialized form (data/weights.json). */
+export interface WeightsFile {
+  format: string;
+  feature_version: string;
+  outputs: number;
+  labels: { task_type: string[]; difficulty: number[]; stakes: string[] };
+  temperature: number;
+  quantization: 'int8-per-column';
+  scales: number[];
+  rows: number;
+  /** base64(deflate(varint deltas of the feature indices that have weights)). */
+  index: string;
+  /** base64(deflate(int8, rows × outputs)). */
+  values: string;
+  meta: Record<string, unknown>;
+}
+
+/** Raw logits of all heads for one feature vector. */
+export function logits(model: Model, x: SparseVector, out: Float64Array): Float64Array {
+  out.fill(0);
+  const { rowOf, weights } = model;
+  for (let i = 0; i < x.n; i++) {
+    const r = rowOf[x.idx[i]];
+    if (r < 0) continue;
+    const v = x.val[i];
+    const base = r * OUTPUTS;
+    for (let k = 0; k < OUTPUTS; k++) out[k] += v * weights[base + k];
+  }
+  return out;
+}
+
+/** In-place softmax of out[from, from + n) with temperature t. */
+export function softmax(z: ArrayLike<number>, from: number, n: number, t: number, out: Float64Array): Float64Array {
+  let max = -Infinity;
+  for (let k = 0; k < n; k++) if (z[from + k] > max) max = z[from + k];
+  let sum = 0;
+  for (let k = 0; k < n; k++) {
+    const e = Math.exp((z[from + k] - max) / t);
+    out[k] = e;
+    sum += e;
+  }
+  for (let k = 0; k < n; k++) out[k] /= sum;
+  return out;
+}
+
+export function sigmoid(z: number): number {
+  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+}
+
+/**
+ * Difficulty as the median of the predicted distribution: it minimizes expected absolute
+ * error, which is what the ±1 agreement and the router's bands care about.
+ */
+export function medianLevel(p: ArrayLike<number>): 1 | 2 | 3 | 4 | 5 {
+  let acc = 0;
+  for (let k = 0; k < N_DIFFICULTY; k++) {
+    acc += p[k];
+    if (acc >= 0.5) return (k + 1) as 1 | 2 | 3 | 4 | 5;
+  }
+  return 5;
+}
+
+function writeVarint(bytes: number[], v: number): void {
+  while (v >= 0x80) {
+    bytes.push((v & 0x7f) | 0x80);
+    v >>>= 7;
+  }
+  bytes.push(v);
+}
+
+/**
+ * Serializes dense training weights (FEATURE_DIM × OUTPUTS). Rows that are all zero are left
+ * out; each column is quantized to int8 against its own largest magnitude.
+ */
+export function serializeWeights(dense: Float32Array | Float64Array, temperature: number, meta: Record<string, unknown>): WeightsFile {
+  const scales: number[] = new Array(OUTPUTS).fill(0);
+  const rows: number[] = [];
+  for (let j = 0; j < FEATURE_DIM; j++) {
+    const base = j * OUTPUTS;
+    let any = false;
+    for (let k = 0; k < OUTPUTS; k++) {
+      const a = Math.abs(dense[base + k]);
+      if (a > 0) any = true;
+      if (a > scales[k]) scales[k] = a;
+    }
+    if (any) rows.push(j);
+  }
+  for (let k = 0; k < OUTPUTS; k++) scales[k] = scales[k] > 0 ? Math.fround(scales[k] / 127) : 1;
+
+  const idxBytes: number[] = [];
+  let prev = 0;
+  for (const j of rows) {
+    writeVarint(idxBytes, j - prev);
+    prev = j;
+  }
+  const q = new Int8Array(rows.length * OUTPUTS);
+  for (let r = 0; r < rows.length; r++) {
+    const base = rows[r] * OUTPUTS;
+    for (let k = 0; k < OUTPUTS; k++) q[r * OUTPUTS + k] = Math.round(dense[base + k] / scales[k]);
+  }
+  const valueBytes = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
+
+  return {
+    format: WEIGHTS_FORMAT,
+    feature_version: FEATURE_VERSION,
+    outputs: OUTPUTS,
+    labels: { task_type: [...TASK_TYPES], difficulty: [1, 2, 3, 4, 5], stakes: ['normal', 'high'] },
+    temperature,
+    quantization: 'int8-per-column',
+    scales,
+    rows: rows.length,
+    index: deflateSync(Buffer.from(idxBytes), { level: 9 }).toString('base64'),
+    values: deflateSync(valueBytes, { level: 9 }).toString('base64'),
+    meta,
+  };
+}
+
+/** Rebuilds the inference model from its serialized form, checking it matches this code. */
+export function deserializeWeights(file: WeightsFile): Model {
+  if (file.format !== WEIGHTS_FORMAT) throw new Error(`classifier weights: unsupported format ${String(file.format)}`);
+  if (file.feature_version !== FEATURE_VERSION) {
+    throw new Error(`classifier weights were trained with features ${file.feature_version}, code extracts ${FEATURE_VERSION}; retrain`);
+  }
+  if (file.outputs !== OUTPUTS || file.labels.task_type.join() !== TASK_TYPES.join()) {
+    throw new Error('classifier weights: label set does not match this code; retrain');
+  }
+  const idxBytes = inflateSync(Buffer.from(file.index, 'base64'));
+  const valueBytes = inflateSync(Buffer.from(file.values, 'base64'));
+  if (valueBytes.length !== file.rows * OUTPUTS) throw new Error('classifier weights: value block has the wrong size');
+
+  const rowOf = new Int32Array(FEATURE_DIM).fill(-1);
+  let pos = 0;
+  let j = 0;
+  for (let r = 0; r < file.rows; r++) {
+    let shift = 0;
+    let delta = 0;
+    for (;;) {
+      const b = idxBytes[pos++];
+      delta += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) break;
+      shift += 7;
+    }
+    j += delta;
+    if (j >= FEATURE_DIM) throw new Error('classifier weights: feature index out of range');
+    rowOf[j] = r;
+  }
+  const weights = new Float32Array(file.rows * OUTPUTS);
+  for (let i = 0; i < weights.length; i++) weights[i] = valueBytes.readInt8(i) * file.scales[i % OUTPUTS];
+  return { rowOf, weights, temperature: file.temperature, meta: file.meta };
+}

@@ -1,0 +1,171 @@
+/**
+ * One classification: features → logits → calibrated kind of work, difficulty, stakes and a
+ * one-sentence reason quoting the words that pushed hardest toward the chosen kind of work.
+ */
+import { FeatureInput, SparseVector, Term, extractFeatures, newSparseVector } from './features';
+import {
+  DIFFICULTY_OFFSET, Model, N_DIFFICULTY, N_TASK, OUTPUTS, STAKES_OFFSET, TASK_OFFSET, TASK_TYPES, TaskType,
+  logits, medianLevel, sigmoid, softmax,
+} from './model';
+
+export interface Classification {
+  taskType: string;
+  difficulty: 1 | 2 | 3 | 4 | 5;
+  stakes: 'normal' | 'high';
+  /** Calibrated probability of taskType (temperature-scaled softmax maximum). */
+  confidence: number;
+  reason: string;
+  /** Probability of every kind of work, when asked for. */
+  probabilities?: Record<string, number>;
+}
+
+export interface PredictOptions {
+  /** Include the full kind-of-work distribution. */
+  probabilities?: boolean;
+  /** Skip building the reason sentence (evaluation runs). */
+  noReason?: boolean;
+}
+
+/** Below this confidence the reason names the runner-up too. */
+const UNSURE_BELOW = 0.6;
+/** Stakes probability at which a job counts as high stakes. */
+const HIGH_STAKES_AT = 0.5;
+
+const LABEL_TEXT: Record<TaskType, string> = {
+  classification_tagging: 'classification or tagging',
+  'data:extraction': 'data extraction',
+  'agent:workflow_execution': 'an agent running a workflow',
+  roleplay_fiction: 'roleplay or fiction',
+  content_writing: 'content writing',
+  'data:transformation': 'data transformation',
+  'code:general_impl': 'writing new code',
+  'agent:multi_step_planning': 'multi-step agent planning',
+  qa_knowledge: 'a knowledge question',
+  translation: 'translation',
+  conversational_reply: 'casual conversation',
+  'code:debugging': 'code debugging',
+  summarization: 'summarization',
+  'code:file_read_write': 'reading or editing files',
+  customer_support: 'customer support',
+  'code:review_security': 'a security code review',
+  'agent:tool_dispatch': 'a tool call',
+  'code:shell_execution': 'shell commands',
+  'agent:memory_extraction': 'memory extraction',
+  'code:frontend_ui': 'frontend UI work',
+  finance_trading: 'finance or trading',
+  research_report: 'a research report',
+  'agent:web_search': 'a web search',
+  security_audit: 'a security audit',
+  'code:repo_scan': 'a repository scan',
+  math: 'math',
+  'code:devops_config': 'infrastructure configuration',
+  'code:sql_database': 'SQL and databases',
+  devops: 'operations work',
+  other: 'a general request',
+};
+
+const DIFFICULTY_TEXT = ['', 'trivial', 'easy', 'medium', 'hard', 'very hard'];
+
+/** Words too common to explain anything. */
+const STOPWORDS = new Set([
+  'the', 'and', 'for', 'this', 'that', 'with', 'you', 'your', 'can', 'what', 'how', 'please', 'are', 'from', 'have', 'has',
+  'not', 'but', 'all', 'any', 'its', 'our', 'was', 'will', 'would', 'should', 'could', 'into', 'about', 'just', 'need',
+  'want', 'give', 'make', 'thanks', 'hey', 'there', 'then', 'them', 'they', 'their', 'when', 'where', 'which', 'who',
+  'why', 'does', 'did', 'get', 'got', 'use', 'using', 'also', 'some', 'more', 'than', 'very', 'here', 'help', 'one',
+  'que', 'para', 'por', 'con', 'una', 'los', 'las', 'del', 'les', 'des', 'est', 'pour', 'une', 'dans', 'und', 'die',
+  'der', 'das', 'ich', 'mit', 'ein', 'eine', 'com', 'uma', 'não', 'meu', 'minha',
+]);
+
+function quotable(term: string): boolean {
+  if (term.length > 32) return false;
+  let letters = 0;
+  let informative = false;
+  for (const word of term.split(/[^\p{L}\p{N}_]+/u)) {
+    if (!word) continue;
+    if (!/^\d+$/.test(word)) letters++;
+    if (!STOPWORDS.has(word) && !/^\d+$/.test(word) && word.length >= 3) informative = true;
+  }
+  return letters > 0 && informative;
+}
+
+/** The (at most two) request terms that added most to class k's logit. */
+function topCues(model: Model, terms: Term[], k: number): string[] {
+  const scored: Array<{ term: string; score: number }> = [];
+  for (const t of terms) {
+    const r = model.rowOf[t.index];
+    if (r < 0) continue;
+    const score = t.value * model.weights[r * OUTPUTS + TASK_OFFSET + k];
+    if (score > 0 && quotable(t.term)) scored.push({ term: t.term, score });
+  }
+  scored.sort((a, b) => b.score - a.score || (a.term < b.term ? -1 : 1));
+  const picked: string[] = [];
+  for (const s of scored) {
+    if (picked.some((p) => p === s.term || p.includes(s.term) || s.term.includes(p))) continue;
+    picked.push(s.term);
+    if (picked.length === 2) break;
+  }
+  return picked;
+}
+
+function buildReason(
+  task: TaskType, runnerUp: TaskType, confidence: number, difficulty: number, stakes: 'normal' | 'high',
+  cues: string[], afterTool: boolean,
+): string {
+  let s = `Looks like ${LABEL_TEXT[task]}`;
+  if (cues.length > 0) s += `: mentions ${cues.map((c) => `"${c}"`).join(' and ')}`;
+  if (afterTool) s += ', continuing after a tool result';
+  s += `; ${DIFFICULTY_TEXT[difficulty]} (difficulty ${difficulty}), ${stakes} stakes`;
+  if (confidence < UNSURE_BELOW) s += `, though it could also be ${LABEL_TEXT[runnerUp]}`;
+  return `${s}.`;
+}
+
+/** Reusable buffers; classification is synchronous, so one set per process is enough. */
+const vec: SparseVector = newSparseVector();
+const z = new Float64Array(OUTPUTS);
+const pTask = new Float64Array(N_TASK);
+const pDiff = new Float64Array(N_DIFFICULTY);
+const terms: Term[] = [];
+
+export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
+  const wantReason = !options.noReason;
+  extractFeatures(input, vec, wantReason ? terms : undefined);
+  logits(model, vec, z);
+  softmax(z, TASK_OFFSET, N_TASK, model.temperature, pTask);
+  softmax(z, DIFFICULTY_OFFSET, N_DIFFICULTY, 1, pDiff);
+
+  let best = 0;
+  let second = 1;
+  for (let k = 1; k < N_TASK; k++) {
+    if (pTask[k] > pTask[best]) {
+      second = best;
+      best = k;
+    } else if (k !== best && (second === best || pTask[k] > pTask[second])) second = k;
+  }
+  const confidence = pTask[best];
+  const difficulty = medianLevel(pDiff);
+  const stakes = sigmoid(z[STAKES_OFFSET]) >= HIGH_STAKES_AT ? 'high' : 'normal';
+  const taskType = TASK_TYPES[best];
+
+  const result: Classification = {
+    taskType,
+    difficulty,
+    stakes,
+    confidence: Math.round(confidence * 1e4) / 1e4,
+    reason: wantReason
+      ? buildReason(taskType, TASK_TYPES[second], confidence, difficulty, stakes, topCues(model, terms, best), input.afterTool)
+      : '',
+  };
+  if (options.probabilities) {
+    const probabilities: Record<string, number> = {};
+    for (let k = 0; k < N_TASK; k++) probabilities[TASK_TYPES[k]] = pTask[k];
+    result.probabilities = probabilities;
+  }
+  return result;
+}
+
+/** Kind-of-work logits only, for fitting the temperature. */
+export function taskLogits(model: Model, input: FeatureInput): Float64Array {
+  extractFeatures(input, vec);
+  logits(model, vec, z);
+  return z.slice(TASK_OFFSET, TASK_OFFSET + N_TASK);
+}
