@@ -60,7 +60,7 @@ export function ensurePnpm() {
 
 export function install(pnpm) {
   log('installing dependencies');
-  run(pnpm, ['install', '--frozen-lockfile', '--reporter=silent'], { env: { CI: 'true' } });
+  run(pnpm, ['install', '--frozen-lockfile'], { env: { CI: 'true' }, quiet: true });
 }
 
 export function generate() {

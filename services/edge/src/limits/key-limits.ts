@@ -29,7 +29,10 @@ export const DEFAULT_KEY_LIMITS: Readonly<KeyLimits> = { requestsPerMinute: 600,
 export interface KeyLimitResult {
   /** The six x-ratelimit-* headers after this call; empty when the store could not be reached. */
   headers: Record<string, string>;
-  /** Tokens actually taken (0 when the store could not be reached): pass it to `refund` as `charged`. */
+  /**
+   * Tokens actually taken (0 when the store could not be reached): pass it to `refund` as
+   * `charged`, so a call admitted while Redis was down is charged its real count afterwards.
+   */
   charged: number;
 }
 

@@ -1,0 +1,114 @@
+// What the gateway adds to a named-model chat call: the same request sent straight to
+// vendor-sim and through the whole fleet (edge → router + billing over gRPC → vendor-sim →
+// confirmed usage publish), interleaved one by one so both see the same machine noise.
+// Also: the highest request rate whose p99 added latency stays within 5 ms, and streaming
+// time to first byte through the fleet versus direct.
+//
+//   node bench/fleet-overhead.mjs [--requests 2000] [--rates 250,500,1000,1500,2000]
+import { Agent, request } from 'undici';
+import { bootFleet, summarize, ms } from './lib.mjs';
+
+const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
+const REQUESTS = Number(args.requests ?? 2000);
+const RATES = (args.rates ?? '250,500,1000,1500,2000').split(',').map(Number);
+const MODEL = 'vendor-1/orion-mini-5';
+const body = JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'benchmark' }] });
+const directBody = JSON.stringify({ model: 'orion-mini-5', max_completion_tokens: 16, messages: [{ role: 'user', content: 'benchmark' }] });
+const dispatcher = new Agent({ connections: 512, keepAliveTimeout: 30_000 });
+
+async function timed(url, headers, payload) {
+  const started = process.hrtime.bigint();
+  const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload, dispatcher });
+  await response.body.arrayBuffer();
+  if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+async function firstByte(url, headers, payload) {
+  const started = process.hrtime.bigint();
+  const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload, dispatcher });
+  for await (const _chunk of response.body) {
+    const at = Number(process.hrtime.bigint() - started) / 1e6;
+    await response.body.dump();
+    return at;
+  }
+  throw new Error('empty stream');
+}
+
+async function atRate(rate, seconds, call) {
+  const total = Math.round(rate * seconds);
+  const interval = 1000 / rate;
+  const latencies = [];
+  let errors = 0;
+  const started = performance.now();
+  const pending = [];
+  for (let i = 0; i < total; i += 1) {
+    const due = started + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(call().then((latency) => latencies.push(latency), () => (errors += 1)));
+  }
+  await Promise.all(pending);
+  const elapsed = (performance.now() - started) / 1000;
+  return { ...summarize(latencies), errors, achieved: latencies.length / elapsed };
+}
+
+async function main() {
+  const { fleet, apiKey } = await bootFleet();
+  const edgeUrl = `${fleet.baseUrl}/chat/completions`;
+  const directUrl = `http://127.0.0.1:${fleet.ports.vendorSim}/v1/chat/completions`;
+  const edgeHeaders = { authorization: `Bearer ${apiKey}` };
+  const directHeaders = { authorization: 'Bearer sim' };
+  try {
+    for (let i = 0; i < 300; i += 1) {
+      await timed(edgeUrl, edgeHeaders, body);
+      await timed(directUrl, directHeaders, directBody);
+    }
+    const direct = [];
+    const through = [];
+    const added = [];
+    for (let i = 0; i < REQUESTS; i += 1) {
+      const d = await timed(directUrl, directHeaders, directBody);
+      const t = await timed(edgeUrl, edgeHeaders, body);
+      direct.push(d);
+      through.push(t);
+      added.push(t - d);
+    }
+    const sd = summarize(direct);
+    const st = summarize(through);
+    process.stdout.write(`sequential, ${REQUESTS} pairs (interleaved)\n`);
+    process.stdout.write(`  direct to vendor-sim : p50 ${ms(sd.p50)}  p99 ${ms(sd.p99)}\n`);
+    process.stdout.write(`  through the fleet    : p50 ${ms(st.p50)}  p99 ${ms(st.p99)}\n`);
+    process.stdout.write(`  added (median of pairs ${ms(summarize(added).p50)}; p50 difference ${ms(st.p50 - sd.p50)}; p99 difference ${ms(st.p99 - sd.p99)})\n`);
+
+    const streamBody = JSON.stringify({ model: MODEL, max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'benchmark' }] });
+    const directStream = JSON.stringify({ model: 'orion-mini-5', max_completion_tokens: 16, stream: true, messages: [{ role: 'user', content: 'benchmark' }] });
+    const ttfbDirect = [];
+    const ttfbThrough = [];
+    for (let i = 0; i < Math.min(REQUESTS, 500); i += 1) {
+      ttfbDirect.push(await firstByte(directUrl, directHeaders, directStream));
+      ttfbThrough.push(await firstByte(edgeUrl, edgeHeaders, streamBody));
+    }
+    const fd = summarize(ttfbDirect);
+    const ft = summarize(ttfbThrough);
+    process.stdout.write(`streaming first byte: direct p50 ${ms(fd.p50)}, through p50 ${ms(ft.p50)}, added ${ms(ft.p50 - fd.p50)} (p99 ${ms(ft.p99 - fd.p99)})\n`);
+
+    process.stdout.write('open-loop rates (5 s each): rate → achieved, p50/p99 through, p99 direct at the same rate, errors\n');
+    let best = 0;
+    for (const rate of RATES) {
+      const throughRun = await atRate(rate, 5, () => timed(edgeUrl, edgeHeaders, body));
+      const directRun = await atRate(rate, 2, () => timed(directUrl, directHeaders, directBody));
+      const addedP99 = throughRun.p99 - directRun.p99;
+      process.stdout.write(`  ${rate}/s → ${throughRun.achieved.toFixed(0)}/s, ${ms(throughRun.p50)} / ${ms(throughRun.p99)}, direct p99 ${ms(directRun.p99)}, added p99 ${ms(addedP99)}, errors ${throughRun.errors}\n`);
+      if (throughRun.errors === 0 && addedP99 <= 5) best = rate;
+    }
+    process.stdout.write(`highest rate with p99 added ≤ 5 ms and no errors: ${best}/s\n`);
+  } finally {
+    await fleet.stop();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+});
