@@ -17,7 +17,6 @@ export const MAX_SESSION_ID_LENGTH = 128;
 /** "deadline ... up to 168h". */
 export const MAX_DEADLINE_MS = 168 * 3_600_000;
 
-export const MESSAGE_ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 /** svc.vendors: "`vendor-1` to `vendor-7`". */
 export const SVC_VENDORS = ['vendor-1', 'vendor-2', 'vendor-3', 'vendor-4', 'vendor-5', 'vendor-6', 'vendor-7'] as const;
@@ -67,7 +66,7 @@ export function decodeDataUrl(url: string): { mediaType: string; data: Buffer } 
  */
 const ImageUrl = z.string().superRefine((url, ctx) => {
   if (/^data:/i.test(url)) {
-    if (!decodeDataUrl(url)) fail(ctx, 'invalid_image_url', 'A data: image URL must be a base64 image (data:image/<type>;base64,<data>).');
+    if (!DATA_URL.test(url)) fail(ctx, 'invalid_image_url', 'A data: image URL must be a base64 image (data:image/<type>;base64,<data>).');
     return;
   }
   let parsed: URL | undefined;
@@ -83,7 +82,7 @@ const TextPart = z.object({ type: z.literal('text'), text: z.string() });
 /** `detail` is ignored (spec: Parameter handling). */
 const ImageUrlPart = z.object({ type: z.literal('image_url'), image_url: z.object({ url: ImageUrl }) });
 /** "other roles: `text` parts only": an image part outside a user message is a bad content value. */
-const MisplacedImagePart = z.object({ type: z.literal('image_url') }).superRefine((_part, ctx) => fail(ctx, 'invalid_value', 'image_url parts are allowed in user messages only.'));
+const MisplacedImagePart = z.object({ type: z.literal('image_url') }).superRefine((_part, ctx) => fail(ctx, 'invalid_value', 'An image_url part is allowed in user messages only.'));
 
 /** Content as a non-empty list of parts; a string is one text part. */
 const contentOf = <T extends z.ZodType>(part: T) => z.preprocess((value) => (typeof value === 'string' ? [{ type: 'text', text: value }] : value), z.array(part).min(1));
@@ -94,7 +93,7 @@ const ToolCall = z.object({
   id: z.string(),
   type: z.literal('function'),
   // "invalid arguments JSON replaced with `{}`": any value is accepted here and repaired later.
-  function: z.object({ name: z.string(), arguments: z.unknown() }),
+  function: z.object({ name: z.string(), arguments: z.unknown().optional() }),
 });
 
 const Message = z.discriminatedUnion('role', [
@@ -139,14 +138,15 @@ const ResponseFormat = z.discriminatedUnion('type', [
 ]);
 
 /** Refused with 400 unsupported_parameter when given (not null). */
-const refused = z.unknown().superRefine((value, ctx) => {
-  if (value !== undefined && value !== null) fail(ctx, 'unsupported_parameter', 'This parameter is not supported.');
-});
+const refused = (name: string) =>
+  z.unknown().optional().superRefine((value, ctx) => {
+    if (value !== undefined && value !== null) fail(ctx, 'unsupported_parameter', `'${name}' is not supported.`);
+  });
 
 const Deadline = z.string().transform((text, ctx) => {
   const ms = parseDurationMs(text);
   if (ms === undefined) {
-    fail(ctx, 'invalid_value', "svc.deadline must be a positive duration with unit s, m or h (such as '90s', '15m', '1.5h'), up to 168h.");
+    fail(ctx, 'invalid_value', "'svc.deadline' must be a positive duration with unit s, m or h (such as '90s', '15m', '1.5h'), up to 168h.");
     return z.NEVER;
   }
   return ms;
@@ -170,10 +170,10 @@ export const ChatRequestSchema = z
     logprobs: opt(z.boolean()).superRefine((value, ctx) => {
       if (value === true) fail(ctx, 'unsupported_parameter', "'logprobs' is not supported.");
     }),
-    top_logprobs: refused,
-    audio: refused,
-    prediction: refused,
-    web_search_options: refused,
+    top_logprobs: refused('top_logprobs'),
+    audio: refused('audio'),
+    prediction: refused('prediction'),
+    web_search_options: refused('web_search_options'),
     modalities: opt(z.array(z.unknown())).superRefine((modalities, ctx) => {
       if (modalities?.some((modality) => modality !== 'text')) fail(ctx, 'unsupported_parameter', 'Only the text modality is supported.');
     }),
@@ -200,10 +200,10 @@ export const ChatRequestSchema = z
     metadata: opt(z.record(z.string(), z.string())),
     store: opt(z.boolean()),
     // "accepted and ignored; listed in svc.ignored_parameters when non-default".
-    seed: z.unknown(),
-    logit_bias: z.unknown(),
-    presence_penalty: z.unknown(),
-    frequency_penalty: z.unknown(),
+    seed: z.unknown().optional(),
+    logit_bias: z.unknown().optional(),
+    presence_penalty: z.unknown().optional(),
+    frequency_penalty: z.unknown().optional(),
     svc: opt(SvcOptionsSchema),
   })
   .superRefine((body, ctx) => {
@@ -211,9 +211,9 @@ export const ChatRequestSchema = z
     const choice = body.tool_choice;
     if (choice === undefined || choice === null || choice === 'none') return;
     const tools = body.tools ?? [];
-    if (tools.length === 0) fail(ctx, 'invalid_value', "tool_choice needs tools unless it is 'none'.", ['tool_choice']);
+    if (tools.length === 0) fail(ctx, 'invalid_value', "'tool_choice' needs tools unless it is 'none'.", ['tool_choice']);
     else if (typeof choice === 'object' && !tools.some((tool) => tool.function.name === choice.function.name)) {
-      fail(ctx, 'invalid_value', `tool_choice names the function '${choice.function.name}', which is not among the tools.`, ['tool_choice']);
+      fail(ctx, 'invalid_value', `'tool_choice' names the function '${choice.function.name}', which is not among the tools.`, ['tool_choice']);
     }
   });
 
@@ -299,7 +299,6 @@ export function specError(issues: readonly z.core.$ZodIssue[]): ServiceError {
   const issue = issues[0];
   const path = issue.path;
   const param = specParam(path);
-  const rule = (name: string) => RULES[name.replace(/\[\d+\]/g, '[]')];
 
   if (issue.code === 'custom' && issue.params?.code) {
     return new ServiceError(issue.params.code as RuleCode, issue.message, { param });
@@ -315,5 +314,6 @@ export function specError(issues: readonly z.core.$ZodIssue[]): ServiceError {
     // "content part type other than text and image_url": the part's type matches no option.
     return new ServiceError('unsupported_parameter', 'Content part types are text and image_url (image_url in user messages only).', { param });
   }
-  return new ServiceError('invalid_value', `Invalid '${param}': ${rule(param) ?? issue.message}.`, { param });
+  const described = RULES[param.replace(/\[\d+\]/g, '[]')];
+  return new ServiceError('invalid_value', described ? `'${param}' ${described}.` : `Invalid '${param}': ${issue.message}.`, { param });
 }

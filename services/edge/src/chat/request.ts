@@ -119,7 +119,8 @@ function argumentsOrEmpty(raw: unknown): string {
   }
 }
 
-const joinText = (parts: { text: string }[]) => parts.map((part) => part.text).join('');
+/** Text of text-only content (an image part there is refused by the schema). */
+const joinText = (parts: ({ type: 'text'; text: string } | { type: 'image_url' })[]) => parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 /** Parameters accepted and ignored, "listed in svc.ignored_parameters when non-default". */
 function ignoredParameters(body: ChatRequestBody): string[] {
