@@ -31,3 +31,40 @@ export function newOrganization(options: { credit?: string; plan?: 'paid' | 'fre
   const key = admin<{ key: string; key_id: string }>('key', 'create', '--org', org.organization_id, ...(options.keyFlags ?? []));
   return { organizationId: org.organization_id, apiKey: key.key, keyId: key.key_id };
 }
+
+/** Starts one more edge process against the running fleet (a second replica), with overrides. */
+export async function spawnEdge(overrides: Record<string, string> = {}): Promise<{ baseUrl: string; process: import('node:child_process').ChildProcess; output: () => string; stop: () => Promise<number | null> }> {
+  const { spawn } = await import('node:child_process');
+  const { freePort, waitForPort } = await import('../../libs/fleet/src');
+  const state = fleetState();
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'services/edge/dist/main.js')], {
+    env: {
+      ...process.env,
+      ...state.env,
+      EDGE_PORT: String(port),
+      EDGE_HOST: '127.0.0.1',
+      ROUTER_ADDR: `127.0.0.1:${state.ports.router}`,
+      BILLING_ADDR: `127.0.0.1:${state.ports.billing}`,
+      VENDOR_SIM_URL: `http://127.0.0.1:${state.ports.vendorSim}`,
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'info',
+      ...overrides,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await waitForPort(port, 20_000, () => child.exitCode === null);
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    process: child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

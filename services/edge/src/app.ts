@@ -15,6 +15,8 @@ export interface AppDeps {
   keyCache: KeyCache;
   lookupKey: (hash: string) => Promise<KeyRecord__Output>;
   chat: ChatDeps;
+  /** Per-address limit, mounted before authentication on every /v1 route. */
+  ipLimit: express.RequestHandler;
   bodyLimitBytes: number;
   isReady: () => boolean;
 }
@@ -37,6 +39,7 @@ export function createApp(deps: AppDeps): express.Express {
   const json = express.json({ limit: deps.bodyLimitBytes, type: () => true, strict: false });
 
   const v1 = express.Router();
+  v1.use(deps.ipLimit);
   v1.get('/public/catalog-export', (_req, res) => void res.setHeader('cache-control', 'public, max-age=600').json(deps.catalog.exportDocument()));
   v1.use(requireKey(deps.keyCache, deps.lookupKey));
   v1.get('/models', handle(listModelsHandler(deps.catalog)));

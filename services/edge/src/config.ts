@@ -22,6 +22,10 @@ export const edgeConfigSchema = commonSchema.extend({
   /** Attempt time limits (spec: 600 s powerful and frontier, 180 s others). */
   ATTEMPT_TIMEOUT_LONG_MS: env.int(600_000),
   ATTEMPT_TIMEOUT_MS: env.int(180_000),
+  /** Per-address limit, checked before authentication (spec: default 300 per minute); 0 turns it off. */
+  IP_RATE_LIMIT_PER_MINUTE: env.int(300),
+  /** Header carrying the client address from a trusted proxy (e.g. x-forwarded-for); unset = the socket address. */
+  TRUSTED_PROXY_HEADER: z.string().optional(),
   PROTOS_DIR: z.string().optional(),
   ...vendorKeys,
 });

@@ -13,6 +13,8 @@ import { createApp } from './app';
 import { createBackends } from './clients/clients';
 import { KeyCache } from './auth/key-cache';
 import { createUsageSink } from './settlement/usage';
+import { createIpLimiter } from './limits/ip-limit';
+import { createKeyLimiter } from './limits/key-limits';
 
 const KEY_EVENTS = 'key-events';
 
@@ -69,6 +71,9 @@ async function main(): Promise<void> {
   const usage = createUsageSink({ channel: amqp.channel, settleDirect: (records) => backends.settle({ records }), logger });
   const vendorKeys = Object.fromEntries(Object.entries(config).filter(([name]) => /^VENDOR_\d_API_KEY$/.test(name))) as Record<string, string | undefined>;
 
+  const ipLimiter = createIpLimiter({ redis, limitPerMinute: config.IP_RATE_LIMIT_PER_MINUTE, trustedProxyHeader: config.TRUSTED_PROXY_HEADER, logger });
+  const keyLimiter = createKeyLimiter({ redis, logger });
+
   let ready = true;
   const app = createApp({
     logger,
@@ -83,6 +88,7 @@ async function main(): Promise<void> {
       catalog,
       backends,
       usage,
+      keyLimiter,
       logger,
       simUrl: config.VENDOR_SIM_URL,
       vendorKeys,
@@ -90,6 +96,7 @@ async function main(): Promise<void> {
       attemptTimeoutMs: config.ATTEMPT_TIMEOUT_MS,
       attemptTimeoutLongMs: config.ATTEMPT_TIMEOUT_LONG_MS,
     },
+    ipLimit: ipLimiter.middleware,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     isReady: () => ready,
   });

@@ -13,12 +13,14 @@ import { parseChatRequest, estimateInputTokens, type ChatRequestInput } from './
 import { prepareForModel, cutAtStop, type Prepared } from './prepare';
 import { resolveProvider, simulatorHeaders, type ResolvedProvider } from './vendors';
 import { toClientError } from './vendor-errors';
+import { estimateChatTokens, keyLimitsOf, type KeyLimiter } from '../limits/key-limits';
 import { compact, renderChunk, renderCompletion, renderRouting, renderUsageChunk, type CompletionHead } from './render';
 
 export interface ChatDeps {
   catalog: Catalog;
   backends: Backends;
   usage: UsageSink;
+  keyLimiter: KeyLimiter;
   logger: Logger;
   simUrl: string;
   vendorKeys: Record<string, string | undefined>;
@@ -38,36 +40,70 @@ interface Attempt {
 export function chatCompletionsHandler(deps: ChatDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const key = res.locals.key as KeyRecord__Output;
-    requireScopes(key, ['chat']);
-    const input = parseChatRequest(req.body, req.headers);
-    const auto = deps.catalog.isVirtual(input.model);
-    const { completionId, callId } = ids.completion();
-    const [route, admission] = await Promise.all([
-      deps.backends.route({
-        organization_id: key.organization_id,
-        key_id: key.key_id,
-        model: input.model,
-        access: { account_disabled: key.account_disabled_models, organization_disabled: key.organization_disabled_models, project_disabled: key.project_disabled_models, key_allowed: key.allowed_models },
-        vendors: input.svc.vendors ?? [],
-        needs: { tools: Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: estimateInputTokens(input) },
-        fallback: input.svc.fallback ?? key.fallback_policy,
-        session_id: input.svc.sessionId ?? '',
-        system_prompt: input.system ?? '',
-        free_plan: key.plan === 'free',
-        reasoning_effort: input.reasoningEffort ?? '',
-      }),
-      deps.backends.admit({ call_id: `call_${completionId.slice(9)}`, organization_id: key.organization_id, key_id: key.key_id, estimated_micros: 0, auto }),
-    ]);
-    for (const [name, value] of Object.entries(admission.headers ?? {})) res.setHeader(name, value);
+    const limits = keyLimitsOf(key);
+    const bucket = { charged: 0, checked: false };
+    try {
+      requireScopes(key, ['chat']);
+      const input = parseChatRequest(req.body, req.headers);
+      const auto = deps.catalog.isVirtual(input.model);
+      const { completionId, callId } = ids.completion();
+      const inputTokens = estimateInputTokens(input);
+      // Spec (Limits): the token charge is the input estimate plus max_tokens clamped to the
+      // served model's max output. A named model is known now, so the bucket check runs beside
+      // routing and admission; under auto it waits for the router's pick.
+      const named = auto ? undefined : deps.catalog.chatModel(input.model);
+      const takeTokens = async (maxOutput: number) => {
+        const result = await deps.keyLimiter.check(key.key_id, limits, estimateChatTokens(inputTokens, input.maxTokens, maxOutput));
+        bucket.checked = true;
+        bucket.charged = result.charged;
+        for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+      };
+      const [route, admission] = await Promise.all([
+        deps.backends.route({
+          organization_id: key.organization_id,
+          key_id: key.key_id,
+          model: input.model,
+          access: { account_disabled: key.account_disabled_models, organization_disabled: key.organization_disabled_models, project_disabled: key.project_disabled_models, key_allowed: key.allowed_models },
+          vendors: input.svc.vendors ?? [],
+          needs: { tools: Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: inputTokens },
+          fallback: input.svc.fallback ?? key.fallback_policy,
+          session_id: input.svc.sessionId ?? '',
+          system_prompt: input.system ?? '',
+          free_plan: key.plan === 'free',
+          reasoning_effort: input.reasoningEffort ?? '',
+        }),
+        deps.backends.admit({ call_id: callId, organization_id: key.organization_id, key_id: key.key_id, estimated_micros: 0, auto }),
+        named ? takeTokens(named.capabilities.max_output) : Promise.resolve(),
+      ]);
+      if (!named) await takeTokens(deps.catalog.chatModel(route.candidates[0]?.model ?? '')?.capabilities.max_output ?? 16_000);
+      for (const [name, value] of Object.entries(admission.headers ?? {})) res.setHeader(name, value);
 
-    const controller = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-    });
-    const context: CallScope = { deps, req, res, key, input, route, auto, completionId, callId, signal: controller.signal };
-    if (input.stream) await streamChat(context);
-    else await unaryChat(context);
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+      });
+      const context: CallScope = { deps, req, res, key, input, route, auto, completionId, callId, signal: controller.signal, limits, bucket };
+      if (input.stream) await streamChat(context);
+      else await unaryChat(context);
+    } catch (error) {
+      // RULINGS 6: once the key is known, refusals carry the rate-limit headers too.
+      if (error instanceof ServiceError && !res.headersSent) {
+        const headers = bucket.checked ? {} : await deps.keyLimiter.peek(key.key_id, limits);
+        for (const [name, value] of Object.entries(headers)) if (!(name in error.headers)) error.headers[name] = value;
+      }
+      if (bucket.charged > 0) await refund({ deps, key, limits, bucket } as CallScope, 0);
+      throw error;
+    }
   };
+}
+
+/** Gives back the part of the token charge the call did not use (spec: refunded to the real count). */
+async function refund(scope: Pick<CallScope, 'deps' | 'key' | 'limits' | 'bucket'>, actualTokens: number, res?: Response): Promise<void> {
+  const charged = scope.bucket.charged;
+  scope.bucket.charged = 0;
+  if (charged === 0) return;
+  const headers = await scope.deps.keyLimiter.refund(scope.key.key_id, scope.limits, charged, actualTokens);
+  if (headers && res && !res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
 interface CallScope {
@@ -81,6 +117,8 @@ interface CallScope {
   completionId: string;
   callId: string;
   signal: AbortSignal;
+  limits: ReturnType<typeof keyLimitsOf>;
+  bucket: { charged: number; checked: boolean };
 }
 
 function attemptSignal(scope: CallScope, model: ChatModel): AbortSignal {
@@ -206,6 +244,7 @@ async function unaryChat(scope: CallScope): Promise<void> {
   const head: CompletionHead = { id: scope.completionId, created: Math.floor(Date.now() / 1000), model: attempt.model.id };
   const { svc, cost } = svcObject(scope, attempt, result.usage, result.vendorStopReason);
   // A disconnected non-streamed call costs nothing (spec: Long calls 6).
+  await refund(scope, result.usage.inputTokens + result.usage.outputTokens, scope.res);
   if (scope.signal.aborted) return;
   await settle(scope, attempt, result.usage, cost);
   setVendorHeaders(scope.res, attempt);
@@ -298,6 +337,7 @@ async function streamChat(scope: CallScope): Promise<void> {
     const { svc, cost } = svcObject(scope, attempt, finalUsage, vendorStopReason);
     send(renderChunk(head, {}, finishReason));
     await settle(scope, attempt, finalUsage, cost);
+    await refund(scope, finalUsage.inputTokens + finalUsage.outputTokens);
     send(renderUsageChunk(head, finalUsage, svc));
     res.write('data: [DONE]\n\n');
     res.end();
@@ -305,6 +345,7 @@ async function streamChat(scope: CallScope): Promise<void> {
     // After the first chunk: one error event, then [DONE]; never a clean end to a cut stream.
     const clientError = error instanceof VendorError ? toClientError(error, attempt.model.vendor) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.');
     if (!(error instanceof VendorError) || error.kind !== 'aborted') scope.deps.logger.warn('stream failed after start', { vendor: attempt.model.vendor, model: attempt.model.id, err: error });
+    await refund(scope, 0);
     if (!res.writableEnded && !scope.signal.aborted) {
       send({ error: { message: clientError.message, type: 'server_error', code: clientError.code } });
       res.write('data: [DONE]\n\n');
