@@ -11,7 +11,8 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Rng, fnv, clamp } from './corpus/lib.mjs';
+import { Rng, fnv, clamp, genericSystem, AGENT_SYSTEMS } from './corpus/lib.mjs';
+import { PHRASES, FRAMES as PHRASE_FRAMES } from './corpus/phrases.mjs';
 import * as code from './corpus/code.mjs';
 import * as agent from './corpus/agent.mjs';
 import * as data from './corpus/data.mjs';
@@ -22,7 +23,7 @@ import * as ops from './corpus/ops.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const SEED = Number(args.seed ?? 20240611);
-const PER_TAG = Number(args['per-tag'] ?? 120);
+const PER_TAG = Number(args['per-tag'] ?? 200);
 const OUT = args.out ?? join(here, '..', 'data', 'corpus.jsonl');
 
 export const TEMPLATES = {
@@ -76,11 +77,34 @@ function frame(rng, row) {
   return rng.pick(f[0]) + row.text + rng.pick(f[1]);
 }
 
-function buildTag(tag, templates, seen) {
+/** A template that puts one of the tag's short task phrases into a generic request frame. */
+function phraseTemplate(tag) {
+  const agent = tag.startsWith('agent:');
+  return {
+    id: 'phrase',
+    gen(r) {
+      const [difficulty, phrase, stakes] = r.pick(PHRASES[tag]);
+      const frame = r.pick(PHRASE_FRAMES);
+      const text = frame.replace('{p}', phrase).replace('{P}', phrase.charAt(0).toUpperCase() + phrase.slice(1));
+      return {
+        text,
+        system: agent ? r.pick([...AGENT_SYSTEMS, undefined]) : genericSystem(r),
+        turn: agent ? 'agent' : 'chat',
+        difficulty,
+        stakes: stakes === 'high' ? 'high' : 'normal',
+      };
+    },
+  };
+}
+
+function buildTag(tag, baseTemplates, seen) {
   const rng = new Rng(SEED ^ fnv(tag));
+  const phrase = phraseTemplate(tag);
+  const templates = [...baseTemplates, phrase];
   const rows = [];
-  // English templates appear twice in the rotation so English stays the bulk of the corpus.
-  const rotation = templates.flatMap((t) => ((t.lang ?? 'en') === 'en' ? [t, t] : [t]));
+  // English templates appear twice in the rotation so English stays the bulk of the corpus;
+  // the phrase template four times, as it carries the widest vocabulary.
+  const rotation = templates.flatMap((t) => (t === phrase ? [t, t, t, t] : (t.lang ?? 'en') === 'en' ? [t, t] : [t]));
   let attempts = 0;
   while (rows.length < PER_TAG && attempts < PER_TAG * 60) {
     // Round-robin first so every template is represented, random after collisions.

@@ -67,6 +67,10 @@ export const classification = [
   { id: 'taxonomy', gen(r) {
     return { text: `Classify each of these ${r.int(20, 80)} product listings into our 3-level taxonomy (department > category > subcategory, ~250 leaf nodes, list attached). If a listing fits two leaves, pick the more specific one and explain. Flag listings that fit none.\n- ${r.pick(['Stainless steel 12-cup coffee maker with timer', 'Kids waterproof hiking boots size 30', 'USB-C 100W GaN charger, 3 ports', 'Organic cotton fitted sheet, queen'])}\n- ${r.pick(['Ergonomic mesh office chair', 'LED grow light for succulents', 'Noise-cancelling earbuds', 'Cast iron dutch oven 5qt'])}\n...`, difficulty: 3 };
   } },
+  { id: 'paste-then-ask', gen(r) {
+    const items = Array.from({ length: r.int(6, 20) }, (_, i) => `${i + 1}. ${r.pick([...REVIEWS, ...TICKETS])(r)}`);
+    return { text: `${items.join('\n')}\n\n${r.pick(['Label each of the above as positive, negative or neutral.', 'Categorize every item above: billing, bug, feature_request, other.', 'Tag each line with its topic. Output CSV id,label.'])}`, difficulty: 2 };
+  } },
 ];
 
 export const extraction = [
@@ -123,6 +127,10 @@ export const extraction = [
   } },
   { id: 'filing', gen(r) {
     return { text: `From this 10-K excerpt, extract segment revenue, operating income, YoY change and any restatements into a JSON table; reconcile segment totals to the consolidated figure and report discrepancies.\n${r.pick(ARTICLES)(r)}\nSegment A revenue $${r.int(100, 900)}M (prior $${r.int(100, 900)}M); Segment B revenue $${r.int(100, 900)}M; Consolidated $${r.int(500, 2000)}M; Note 14: prior-period amounts restated for discontinued operations.`, difficulty: 4, stakes: 'high' };
+  } },
+  { id: 'paste-then-ask', gen(r) {
+    const parts = Array.from({ length: r.int(2, 6) }, () => r.pick([...EMAILS, ...ARTICLES])(r));
+    return { text: `${parts.join('\n\n---\n\n')}\n\n${r.pick(['From everything above, extract every person, company, date and amount as JSON.', 'Pull out all invoice numbers and totals from these.', 'List every email address and phone number you find above.', 'Extract the dates and deadlines into a table.'])}`, difficulty: parts.length > 4 ? 3 : 2 };
   } },
 ];
 
@@ -238,6 +246,11 @@ export const summarization = [
     const docs = Array.from({ length: r.int(3, 6) }, (_, i) => `Document ${i + 1}:\n${r.pick(ARTICLES)(r)}`);
     return { text: `Synthesize these ${docs.length} documents into one brief. Where they disagree on numbers or conclusions, show both versions and explain which is more credible. Preserve every figure exactly.\n\n${docs.join('\n\n')}`, difficulty: 4 };
   } },
+  { id: 'paste-then-ask', gen(r) {
+    // The instruction comes after a long paste, as it often does in chat.
+    const paras = Array.from({ length: r.int(3, 12) }, () => r.pick([...ARTICLES, ...TRANSCRIPTS])(r));
+    return { text: `${paras.join('\n\n')}\n\n${r.pick(['Summarize the above.', 'tl;dr of all that?', 'Can you give me the key points of this?', 'Condense this into 5 bullets for my boss.', 'What are the main takeaways here?', 'Resume esto, por favor.', 'Fasse das bitte zusammen.'])}`, difficulty: paras.length > 8 ? 3 : 2 };
+  } },
 ];
 
 const TR_SOURCES = {
@@ -302,5 +315,9 @@ export const translation = [
   { id: 'technical-long', gen(r) {
     const paras = Array.from({ length: r.int(3, 6) }, () => r.pick(ARTICLES)(r));
     return { text: `Translate this ${r.pick(['technical manual section', 'regulatory filing', 'clinical study summary'])} into ${r.pick(['German', 'Japanese', 'French', 'Spanish'])}. Use this glossary consistently: "throughput" → fixed term, "adverse event" → regulatory term, keep units and numbers unchanged, and flag any sentence that is ambiguous in the source.\n\n${paras.join('\n\n')}`, difficulty: 4, stakes: 'high' };
+  } },
+  { id: 'paste-then-ask', gen(r) {
+    const paras = Array.from({ length: r.int(2, 8) }, () => r.pick(ARTICLES)(r));
+    return { text: `${paras.join('\n\n')}\n\n${r.pick(['Translate all of the above into Spanish.', 'Now put this into German, formal register.', 'Can you translate this to French?', 'Please translate into Japanese.', 'Translate to Portuguese (Brazil).'])}`, difficulty: paras.length > 5 ? 3 : 2 };
   } },
 ];

@@ -62,6 +62,19 @@ export const qa_knowledge = [
   { id: 'ja', lang: 'ja', gen(r) {
     return dpick(r, [[1, '富士山の高さはどれくらいですか？'], [2, '明治維新とは何ですか？'], [2, 'ワクチンはどうやって効くのですか？'], [1, '日本で一番長い川は？'], [2, '地震はなぜ起こるのですか？'], [1, '東京タワーは何年に完成しましたか？'], [3, '相対性理論と量子力学が統一できない理由を説明してください。']]);
   } },
+  { id: 'slot-facts', gen(r) {
+    const country = r.pick(['Peru', 'Kenya', 'Canada', 'Vietnam', 'Norway', 'Chile', 'Egypt', 'Portugal', 'Mongolia', 'New Zealand', 'Morocco', 'Finland', 'Colombia', 'Thailand']);
+    return dpick(r, [
+      [1, `What is the capital of ${country}?`], [1, `What currency does ${country} use?`], [1, `What language do people speak in ${country}?`],
+      [1, `How many people live in ${country}?`], [2, `What is ${country} best known for historically?`], [2, `What kind of government does ${country} have?`],
+      [1, `Who wrote ${r.pick(['Hamlet', 'War and Peace', 'The Odyssey', 'Beloved', 'The Little Prince', 'Things Fall Apart', 'Norwegian Wood'])}?`],
+      [1, `When did ${r.pick(['the Berlin Wall fall', 'the first moon landing happen', 'the Titanic sink', 'India become independent', 'the printing press appear'])}?`],
+      [1, `How tall is ${r.pick(['Mount Everest', 'the Eiffel Tower', 'the Burj Khalifa', 'Kilimanjaro'])}?`],
+      [1, `Who discovered ${r.pick(['penicillin', 'gravity', 'radium', 'the electron', 'insulin'])}?`],
+      [2, `Why is ${r.pick(['the ocean salty', 'Mars red', 'ice slippery', 'the Dead Sea so buoyant', 'the Amazon called the lungs of the planet'])}?`],
+      [1, `What does ${r.pick(['DNA', 'NASA', 'GDP', 'UNESCO', 'HTTP', 'NATO'])} stand for?`],
+    ]);
+  } },
 ];
 
 export const math = [
@@ -119,6 +132,18 @@ export const math = [
     const a = r.int(2, 9), b = r.int(2, 9);
     return dpick(r, [[2, `x² - ${a + b}x + ${a * b} = 0 を解いてください。`], [1, `1から${r.int(50, 1000)}までの和を求めてください。`], [4, '素数が無限に存在することを証明してください。'], [2, `サイコロを${r.int(2, 4)}回振って、すべて偶数になる確率は？`], [3, 'f(x) = x³ - 3x の極値を求めてください。'], [4, '√2が無理数であることを証明してください。'], [2, `${a}x + ${b}y = ${a * b}、x - y = 1 の連立方程式を解いて。`]]);
   } },
+  { id: 'multi-slots', lang: 'pt', gen(r) {
+    const a = r.int(2, 30), b = r.int(2, 30);
+    return dpick(r, [[1, `Quanto dá ${a} mais ${b} vezes ${r.int(2, 9)}?`], [2, `Resolva a equação ${a}x - ${b} = ${a + b}.`], [3, `Calcule a derivada de f(x) = ${a}x³ + sen(x).`], [2, `Qual é a área de um círculo de raio ${a}?`], [2, `Quanto é ${a}% de ${b * 100}?`], [3, `Qual a probabilidade de tirar ${r.int(2, 3)} caras em ${r.int(4, 6)} lançamentos de moeda?`], [4, 'Demonstre que a soma dos n primeiros números ímpares é n².']]);
+  } },
+  { id: 'multi-slots-es', lang: 'es', gen(r) {
+    const a = r.int(2, 30), b = r.int(2, 30);
+    return dpick(r, [[1, `¿Cuál es la raíz cuadrada de ${a * a}?`], [1, `¿Cuánto es ${a} por ${b}?`], [2, `Resuelve el sistema: x + y = ${a + b}, x - y = ${a - b}.`], [3, `Calcula la integral de ${a}x·e^x.`], [2, `¿Cuál es el perímetro de un rectángulo de ${a} por ${b}?`], [3, `¿Qué probabilidad hay de sacar al menos un seis en ${r.int(2, 5)} tiradas?`], [4, 'Demuestra por inducción que 3^n > n² para n ≥ 2.']]);
+  } },
+  { id: 'multi-slots-de', lang: 'de', gen(r) {
+    const a = r.int(2, 30), b = r.int(2, 30);
+    return dpick(r, [[1, `Was ist die Wurzel aus ${a * a}?`], [1, `Wie viel ist ${a} mal ${b}?`], [2, `Löse die Gleichung ${a}x + ${b} = ${a * 3 + b}.`], [3, `Leite f(x) = x^${r.int(2, 5)} · ln(x) ab.`], [3, `Wie groß ist die Wahrscheinlichkeit, mit zwei Würfeln eine ${r.int(2, 12)} zu würfeln?`], [4, 'Beweise, dass √5 irrational ist.']]);
+  } },
 ];
 
 const TICKERS = ['AAPL', 'NVDA', 'TSLA', 'MSFT', 'AMZN', 'SPY', 'QQQ', 'BTC', 'ETH', 'EUR/USD', 'GLD', 'TLT'];
@@ -174,6 +199,20 @@ export const finance_trading = [
   } },
   { id: 'ja', lang: 'ja', gen(r) {
     return { ...dpick(r, [[3, '新NISAでおすすめの投資方法は？'], [2, 'FXのレバレッジについて教えてください。'], [2, 'オプションのデルタとは何ですか？'], [2, `${r.pick(['トヨタ', 'ソニー', '任天堂'])}の株は今買い時ですか？`], [2, '信用取引の追証について説明してください。'], [3, `${r.int(100, 3000)}万円の資産をどう分散投資すべき？`], [3, '移動平均線を使った売買ルールを作りたいです。']]), stakes: 'high' };
+  } },
+  { id: 'multi-slots', lang: 'es', gen(r) {
+    const t = r.pick(TICKERS);
+    return { ...dpick(r, [[2, `¿Vendo mis acciones de ${t} o espero?`], [3, `¿Cómo calculo el tamaño de mi posición en ${t} arriesgando solo el 1%?`], [2, '¿Qué es un ETF y conviene para empezar a invertir?'], [3, `Tengo ${r.int(5, 90)} mil euros, ¿cómo diversifico entre renta fija y variable?`], [2, '¿Qué significa que un bono tenga una rentabilidad del 4%?'], [3, 'Explícame cómo funciona una venta en corto y sus riesgos.'], [4, `Construye una estrategia de opciones para cubrir mi cartera ante una caída del ${r.int(10, 30)}%.`]]), stakes: 'high' };
+  } },
+  { id: 'multi-slots-fr', lang: 'fr', gen(r) {
+    const t = r.pick(TICKERS);
+    return { ...dpick(r, [[2, `Dois-je acheter des actions ${t} maintenant ?`], [2, "C'est quoi un ETF et est-ce un bon placement ?"], [3, `Comment répartir ${r.int(10, 200)} 000 € entre actions et obligations ?`], [2, 'Explique le levier dans le trading de CFD.'], [3, 'Comment fonctionne une option put et quand l’utiliser pour me couvrir ?'], [3, 'Comment calculer le ratio de Sharpe de mon portefeuille ?']]), stakes: 'high' };
+  } },
+  { id: 'multi-slots-ja', lang: 'ja', gen(r) {
+    return { ...dpick(r, [[2, 'インデックス投資と個別株はどちらがいいですか？'], [2, `今${r.pick(['ビットコイン', '金', '米国株'])}を買うべきですか？`], [3, 'ポートフォリオのリスクを下げる方法を教えてください。'], [2, '株の配当利回りの計算方法は？'], [3, 'オプションで株価下落をヘッジする方法は？'], [2, 'FXのスプレッドとは何ですか？']]), stakes: 'high' };
+  } },
+  { id: 'multi-slots-zh', lang: 'zh', gen(r) {
+    return { ...dpick(r, [[2, '现在应该买黄金还是美股？'], [2, '什么是ETF，适合新手吗？'], [3, `我有${r.int(10, 300)}万，怎么做资产配置降低风险？`], [3, '怎么用期权对冲股票下跌的风险？'], [2, '股票的市盈率怎么看？'], [3, '帮我分析一下这个网格交易策略的风险。']]), stakes: 'high' };
   } },
 ];
 

@@ -53,6 +53,12 @@ export const roleplay = [
   { id: 'ja', lang: 'ja', gen(r) {
     return { text: r.pick([`${r.pick(['魔法学校に入学した少女', '宇宙船のAI', '江戸時代の侍', '記憶をなくした探偵', '猫の王国の王様'])}を主人公にした${r.pick(['短い物語', 'ファンタジー小説の冒頭', '童話'])}を書いてください。`, `ロールプレイをしましょう。あなたは${r.pick(['酒場の店主', '海賊の船長', '魔王'])}です。私は${r.pick(['旅人', '勇者', '弟子'])}です。*扉を開ける* こんばんは。`]), difficulty: 2 };
   } },
+  { id: 'poem-multi', lang: 'fr', gen(r) {
+    return { text: `Écris un ${r.pick(['poème', 'sonnet', 'haïku', 'conte'])} sur ${r.pick(['la mer en automne', 'un chat paresseux', 'la pluie à Paris', 'un amour perdu', 'la forêt la nuit'])}.`, difficulty: 1 };
+  } },
+  { id: 'poem-multi-es', lang: 'es', gen(r) {
+    return { text: `Escribe un ${r.pick(['poema', 'soneto', 'haiku', 'cuento corto'])} sobre ${r.pick(['el mar en invierno', 'mi perro', 'la luna', 'un amor imposible', 'la ciudad de noche'])}.`, difficulty: 1 };
+  } },
 ];
 
 const CONTENT_TYPES = [
@@ -211,6 +217,19 @@ export const customer_support = [
   } },
   { id: 'complex', gen(r) {
     return { text: `Customer writes: "I moved from the Team to the Business plan mid-cycle, got charged for both, my invoices now show the wrong company VAT ID, and two of my users lost access to shared folders after the switch. I need corrected invoices for our audit by Friday." Handle all issues in one reply and list what you'll escalate internally.`, system: r.pick([undefined, 'You are a tier-2 support specialist for a B2B SaaS product.']), difficulty: 3, stakes: 'high' };
+  } },
+  { id: 'plain-multi', lang: 'es', gen(r) {
+    // Customers rarely come with a system prompt attached when the app forwards them raw.
+    return { text: r.pick(['Mi pedido no ha llegado y ya pasaron tres semanas, quiero un reembolso.', 'Me llegó el producto roto, ¿cómo hago la devolución?', 'No me deja pagar con mi tarjeta en su web.', 'Quiero cancelar mi suscripción y que no me cobren más.', 'El repartidor dejó el paquete en otra dirección.', '¿Cuándo me devuelven el dinero del pedido cancelado?']), system: r.chance(0.3) ? r.pick(SUPPORT_SYSTEMS)(r) : undefined, difficulty: 1, stakes: r.chance(0.3) ? 'high' : 'normal' };
+  } },
+  { id: 'plain-multi-fr', lang: 'fr', gen(r) {
+    return { text: r.pick(["Ma commande n'est jamais arrivée, je veux être remboursé.", 'Le colis est arrivé abîmé, comment faire un retour ?', "Je n'arrive pas à payer sur votre site.", 'Annulez mon abonnement, je ne veux plus être prélevé.', 'Quand vais-je recevoir mon remboursement ?']), system: r.chance(0.3) ? r.pick(SUPPORT_SYSTEMS)(r) : undefined, difficulty: 1 };
+  } },
+  { id: 'plain-multi-pt', lang: 'pt', gen(r) {
+    return { text: r.pick(['Meu pedido não chegou até hoje, quero meu dinheiro de volta.', 'O produto veio com defeito, como faço a troca?', 'Não consigo acessar minha conta.', 'Cancelem minha assinatura, por favor.', 'Fui cobrado duas vezes, podem estornar?']), system: r.chance(0.3) ? r.pick(SUPPORT_SYSTEMS)(r) : undefined, difficulty: 1 };
+  } },
+  { id: 'plain-multi-de', lang: 'de', gen(r) {
+    return { text: r.pick(['Meine Bestellung ist nie angekommen, ich möchte mein Geld zurück.', 'Das Paket kam beschädigt an, wie kann ich es zurückschicken?', 'Ich kann mich nicht mehr einloggen.', 'Bitte kündigen Sie mein Abo zum Monatsende.', 'Wann bekomme ich meine Erstattung?']), system: r.chance(0.3) ? r.pick(SUPPORT_SYSTEMS)(r) : undefined, difficulty: 1 };
   } },
 ];
 

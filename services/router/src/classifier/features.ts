@@ -5,7 +5,9 @@
  *
  * Features, all hashed into one signed space of 2^18 buckets (FNV-1a):
  *  - word unigrams and bigrams of the lowercased last user message (CJK characters count as words)
- *  - character 3-, 4- and 5-grams of the same text
+ *  - the same words again, in their own namespace, for the message's first and last 160
+ *    characters: that is where people put the instruction around a long paste
+ *  - character 3-, 4- and 5-grams of the message
  *  - word unigrams of the system prompt and of the tool result that follows the message,
  *    each in its own namespace and at half weight: context, not the request itself
  * plus a few dense features after the hashed space (bias, log length, code fence, tool result,
@@ -34,11 +36,18 @@ export const FEATURE_DIM = BUCKETS + 6;
 export const TEXT_HEAD_CHARS = 1500;
 export const TEXT_TAIL_CHARS = 500;
 export const CONTEXT_CHARS = 400;
+export const LEAD_CHARS = 160;
+/** Character n-grams cover less of a long message than words do: three per character add up. */
+export const CHAR_HEAD_CHARS = 800;
+export const CHAR_TAIL_CHARS = 200;
 
-const BLOCK_WEIGHT = { words: 1, chars: 1, system: 0.5, tool: 0.5 } as const;
+const BLOCK_WEIGHT = { words: 1, lead: 0.7, chars: 1, system: 0.5, tool: 0.5 } as const;
 
-/** Bumped whenever anything above changes; stored in the weights file and checked on load. */
-export const FEATURE_VERSION = `fnv1a-h${HASH_BITS}-w12-c345-s1-t1-d6-cap${TEXT_HEAD_CHARS}+${TEXT_TAIL_CHARS}/${CONTEXT_CHARS}`;
+/**
+ * Follows the settings above; edit the prefix by hand when the hashing or tokenizing changes.
+ * Stored in the weights file and checked on load, so stale weights fail loudly.
+ */
+export const FEATURE_VERSION = `fnv1a-h${HASH_BITS}-w12-l12@${LEAD_CHARS}-c345@${CHAR_HEAD_CHARS}+${CHAR_TAIL_CHARS}-s1-t1-d6-cap${TEXT_HEAD_CHARS}+${TEXT_TAIL_CHARS}/${CONTEXT_CHARS}`;
 
 const FNV_PRIME = 0x01000193;
 const SEED_WORD = 0x811c9dc5;
@@ -46,6 +55,7 @@ const SEED_BIGRAM = 0x2f3b9a41;
 const SEED_CHAR = 0x5bd1e995;
 const SEED_SYSTEM = 0x7feb352d;
 const SEED_TOOL = 0x1b873593;
+const SEED_LEAD = 0x68e31da4;
 
 /** What the classifier looks at: the request plus light context. */
 export interface FeatureInput {
@@ -67,12 +77,60 @@ export interface SparseVector {
   n: number;
 }
 
-/** A word or word pair seen in the request, kept so a reason can quote the strongest cues. */
-export interface Term {
-  term: string;
-  index: number;
-  /** Signed, normalized value the term contributed at `index`. */
-  value: number;
+/**
+ * Words and word pairs seen in the request, kept as offsets into `text` so a reason can
+ * quote the strongest cues; strings are only cut for the few terms actually quoted, which
+ * keeps long prompts from allocating hundreds of small strings per classification.
+ */
+export interface Terms {
+  /** The lowercased, capped text the offsets point into. */
+  text: string;
+  n: number;
+  /** Feature bucket of each term. */
+  index: Int32Array;
+  /** Signed, normalized value each term contributed at its bucket. */
+  value: Float32Array;
+  /** Start of the term's first word (of the pair's first word). */
+  start: Int32Array;
+  /** End of the term's last word. */
+  end: Int32Array;
+  /** For pairs, end of the first word; -1 for single words. */
+  split: Int32Array;
+}
+
+export function newTerms(capacity = 4096): Terms {
+  return {
+    text: '', n: 0, index: new Int32Array(capacity), value: new Float32Array(capacity),
+    start: new Int32Array(capacity), end: new Int32Array(capacity), split: new Int32Array(capacity),
+  };
+}
+
+/** The readable form of term i: the word, or the two words of a pair. */
+export function termText(terms: Terms, i: number): string {
+  const { text } = terms;
+  const split = terms.split[i];
+  if (split < 0) return text.slice(terms.start[i], terms.end[i]);
+  const first = text.slice(terms.start[i], split);
+  // CJK characters are single-character words; their pairs read as one word.
+  const secondStart = terms.end[i] - 1;
+  const second = text.slice(isCjk(text.charCodeAt(secondStart)) ? secondStart : nextWordStart(text, split), terms.end[i]);
+  return isCjk(first.charCodeAt(0)) && isCjk(second.charCodeAt(0)) ? first + second : `${first} ${second}`;
+}
+
+function nextWordStart(s: string, from: number): number {
+  let i = from;
+  while (i < s.length && !isWordChar(s.charCodeAt(i)) && !isCjk(s.charCodeAt(i))) i++;
+  return i;
+}
+
+function addTerm(terms: Terms, hash: number, start: number, end: number, split: number): void {
+  if (terms.n === terms.index.length) return;
+  const i = terms.n++;
+  terms.index[i] = bucketOf(hash);
+  terms.value[i] = signOf(hash);
+  terms.start[i] = start;
+  terms.end[i] = end;
+  terms.split[i] = split;
 }
 
 export function newSparseVector(capacity = 16384): SparseVector {
@@ -118,8 +176,8 @@ function isWordChar(c: number): boolean {
 
 /**
  * Accumulates hashed values per bucket for one block, then emits the block L2-normalized.
- * The scratch array is module-level and always left zeroed, so extraction allocates nothing
- * per call beyond the lowercase copy of the text.
+ * The scratch array is module-level and always left zeroed, so extraction allocates little
+ * per call beyond the lowercased, capped copies of the text.
  */
 const scratch = new Float32Array(BUCKETS);
 const touched = new Int32Array(1 << 16);
@@ -194,30 +252,27 @@ function tokenize(s: string, sink: TokenSink): void {
   if (start >= 0) sink(start, s.length);
 }
 
-interface PendingTerm {
-  term: string;
-  hash: number;
-}
-
-function wordBlock(s: string, terms: PendingTerm[] | undefined): void {
+function wordBlock(s: string, seed: number, terms: Terms | undefined): void {
   let prev = 0;
   let prevStart = -1;
+  let prevEnd = -1;
   tokenize(s, (start, end) => {
-    const h = hashString(SEED_WORD, s, start, end);
+    const h = hashString(seed, s, start, end);
     add(h, 1);
-    if (terms && end - start >= 3) terms.push({ term: s.slice(start, end), hash: h });
+    if (terms) addTerm(terms, h, start, end, -1);
     if (prevStart >= 0) {
       const hb = Math.imul(SEED_BIGRAM ^ prev, FNV_PRIME) ^ Math.imul(h, 0x9e3779b1);
       const hb2 = Math.imul(hb ^ (hb >>> 15), FNV_PRIME);
       add(hb2, 1);
-      if (terms) terms.push({ term: s.slice(prevStart, end), hash: hb2 });
+      if (terms) addTerm(terms, hb2, prevStart, end, prevEnd);
     }
     prev = h;
     prevStart = start;
+    prevEnd = end;
   });
 }
 
-const codes = new Uint16Array(TEXT_HEAD_CHARS + TEXT_TAIL_CHARS + 16);
+const codes = new Uint16Array(CHAR_HEAD_CHARS + CHAR_TAIL_CHARS + 16);
 
 function charBlock(s: string): void {
   // Whitespace runs count as one space and the text is padded so word edges form n-grams.
@@ -251,21 +306,27 @@ function contextBlock(s: string, seed: number): void {
  * Writes the features of `input` into `out` (reset first). When `terms` is given it receives
  * the request's words and word pairs with the value each contributed, for explanations.
  */
-export function extractFeatures(input: FeatureInput, out: SparseVector, terms?: Term[]): void {
+export function extractFeatures(input: FeatureInput, out: SparseVector, terms?: Terms): void {
   out.n = 0;
   const text = capText(input.text);
 
-  const pending: PendingTerm[] | undefined = terms ? [] : undefined;
-  wordBlock(text, pending);
+  if (terms) {
+    terms.text = text;
+    terms.n = 0;
+  }
+  wordBlock(text, SEED_WORD, terms);
   const wordScale = flush(out, BLOCK_WEIGHT.words);
-  if (terms && pending) {
-    terms.length = 0;
+  if (terms) {
     // Value per term after damping and scaling; repeated terms are rare enough to treat as 1.
     const unit = Math.log1p(1) * wordScale;
-    for (const p of pending) terms.push({ term: p.term, index: bucketOf(p.hash), value: signOf(p.hash) * unit });
+    for (let i = 0; i < terms.n; i++) terms.value[i] *= unit;
   }
 
-  charBlock(text);
+  const lead = text.length > 2 * LEAD_CHARS ? `${text.slice(0, LEAD_CHARS)}\n${text.slice(text.length - LEAD_CHARS)}` : text;
+  wordBlock(lead, SEED_LEAD, undefined);
+  flush(out, BLOCK_WEIGHT.lead);
+
+  charBlock(text.length > CHAR_HEAD_CHARS + CHAR_TAIL_CHARS ? `${text.slice(0, CHAR_HEAD_CHARS)} ${text.slice(text.length - CHAR_TAIL_CHARS)}` : text);
   flush(out, BLOCK_WEIGHT.chars);
 
   if (input.system) {
@@ -279,7 +340,8 @@ export function extractFeatures(input: FeatureInput, out: SparseVector, terms?: 
 
   push(out, DENSE.bias, 1);
   push(out, DENSE.logLength, Math.log1p(input.text.length) / 8);
-  if (input.text.includes('```') || (input.toolResult?.includes('```') ?? false)) push(out, DENSE.codeFence, 1);
+  // Looked for in the capped text only: scanning a megabyte paste would cost more than the rest.
+  if (text.includes('```') || (input.toolResult !== undefined && capText(input.toolResult, CONTEXT_CHARS, 0).includes('```'))) push(out, DENSE.codeFence, 1);
   if (input.afterTool) push(out, DENSE.toolResult, 1);
   push(out, DENSE.turns, Math.log1p(Math.max(0, input.turns)) / 3);
   if (input.system) push(out, DENSE.hasSystem, 1);

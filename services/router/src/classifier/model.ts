@@ -28,12 +28,19 @@ export const OUTPUTS = N_TASK + N_DIFFICULTY + 1;
 
 export const WEIGHTS_FORMAT = 'svc-router-classifier/1';
 
-/** Weights in the form inference uses: feature index → compact row → OUTPUTS floats. */
+/**
+ * Weights in the form inference uses: feature index → compact row → OUTPUTS int8 values,
+ * scaled per column. Kept as int8 rather than expanded to floats because lookups are
+ * scattered: a 36-byte row is one cache line, and cache misses, not arithmetic, dominate
+ * the time of a classification.
+ */
 export interface Model {
   /** Compact row of each feature index, -1 for features with no weights. */
   rowOf: Int32Array;
-  /** rows × OUTPUTS weights, row-major. */
-  weights: Float32Array;
+  /** rows × OUTPUTS quantized weights, row-major. */
+  weights: Int8Array;
+  /** Per-column scale: weight = weights[row * OUTPUTS + k] * scales[k]. */
+  scales: Float64Array;
   /** Softmax temperature for the kind-of-work head, fitted on the calibration slice. */
   temperature: number;
   meta: Record<string, unknown>;
@@ -59,7 +66,7 @@ export interface WeightsFile {
 /** Raw logits of all heads for one feature vector. */
 export function logits(model: Model, x: SparseVector, out: Float64Array): Float64Array {
   out.fill(0);
-  const { rowOf, weights } = model;
+  const { rowOf, weights, scales } = model;
   for (let i = 0; i < x.n; i++) {
     const r = rowOf[x.idx[i]];
     if (r < 0) continue;
@@ -67,6 +74,7 @@ export function logits(model: Model, x: SparseVector, out: Float64Array): Float6
     const base = r * OUTPUTS;
     for (let k = 0; k < OUTPUTS; k++) out[k] += v * weights[base + k];
   }
+  for (let k = 0; k < OUTPUTS; k++) out[k] *= scales[k];
   return out;
 }
 
@@ -185,7 +193,7 @@ export function deserializeWeights(file: WeightsFile): Model {
     if (j >= FEATURE_DIM) throw new Error('classifier weights: feature index out of range');
     rowOf[j] = r;
   }
-  const weights = new Float32Array(file.rows * OUTPUTS);
-  for (let i = 0; i < weights.length; i++) weights[i] = valueBytes.readInt8(i) * file.scales[i % OUTPUTS];
-  return { rowOf, weights, temperature: file.temperature, meta: file.meta };
+  const weights = new Int8Array(valueBytes.buffer.slice(valueBytes.byteOffset, valueBytes.byteOffset + valueBytes.byteLength));
+  if (file.scales.length !== OUTPUTS) throw new Error('classifier weights: wrong number of scales');
+  return { rowOf, weights, scales: Float64Array.from(file.scales), temperature: file.temperature, meta: file.meta };
 }

@@ -2,7 +2,7 @@
  * One classification: features → logits → calibrated kind of work, difficulty, stakes and a
  * one-sentence reason quoting the words that pushed hardest toward the chosen kind of work.
  */
-import { FeatureInput, SparseVector, Term, extractFeatures, newSparseVector } from './features';
+import { FeatureInput, SparseVector, Terms, extractFeatures, newSparseVector, newTerms, termText } from './features';
 import {
   DIFFICULTY_OFFSET, Model, N_DIFFICULTY, N_TASK, OUTPUTS, STAKES_OFFSET, TASK_OFFSET, TASK_TYPES, TaskType,
   logits, medianLevel, sigmoid, softmax,
@@ -76,33 +76,47 @@ const STOPWORDS = new Set([
   'der', 'das', 'ich', 'mit', 'ein', 'eine', 'com', 'uma', 'não', 'meu', 'minha',
 ]);
 
-function quotable(term: string): boolean {
-  if (term.length > 32) return false;
-  let letters = 0;
-  let informative = false;
-  for (const word of term.split(/[^\p{L}\p{N}_]+/u)) {
-    if (!word) continue;
-    if (!/^\d+$/.test(word)) letters++;
-    if (!STOPWORDS.has(word) && !/^\d+$/.test(word) && word.length >= 3) informative = true;
-  }
-  return letters > 0 && informative;
+const HAN = /^[\u3400-\u4dbf\u4e00-\u9fff]+$/;
+const KATAKANA = /^[\u30a0-\u30ff]+$/;
+
+function informative(word: string): boolean {
+  if (STOPWORDS.has(word) || /^[\d_]+$/.test(word)) return false;
+  return word.length >= 3;
 }
 
+/** Worth quoting: a content word, or a pair of them, short enough to read. */
+function quotable(term: string): boolean {
+  if (term.length > 32) return false;
+  // Japanese and Chinese text is split per character: quote only Han or katakana pairs,
+  // which are usually whole words; kana fragments say nothing.
+  if (term.charCodeAt(0) >= 0x3040 && term.charCodeAt(0) <= 0x9fff) return term.length === 2 && (HAN.test(term) || KATAKANA.test(term));
+  const space = term.indexOf(' ');
+  if (space < 0) return informative(term);
+  return informative(term.slice(0, space)) && informative(term.slice(space + 1));
+}
+
+/** Only this many of the strongest terms are looked at as quotes. */
+const CUE_CANDIDATES = 12;
+const cueScore = new Float32Array(4096);
+
 /** The (at most two) request terms that added most to class k's logit. */
-function topCues(model: Model, terms: Term[], k: number): string[] {
-  const scored: Array<{ term: string; score: number }> = [];
-  for (const t of terms) {
-    const r = model.rowOf[t.index];
-    if (r < 0) continue;
-    const score = t.value * model.weights[r * OUTPUTS + TASK_OFFSET + k];
-    if (score > 0 && quotable(t.term)) scored.push({ term: t.term, score });
+function topCues(model: Model, terms: Terms, k: number): string[] {
+  const n = Math.min(terms.n, cueScore.length);
+  for (let i = 0; i < n; i++) {
+    const r = model.rowOf[terms.index[i]];
+    // Unscaled: the column scale is positive and the same for every term, so the order holds.
+    cueScore[i] = r < 0 ? 0 : terms.value[i] * model.weights[r * OUTPUTS + TASK_OFFSET + k];
   }
-  scored.sort((a, b) => b.score - a.score || (a.term < b.term ? -1 : 1));
   const picked: string[] = [];
-  for (const s of scored) {
-    if (picked.some((p) => p === s.term || p.includes(s.term) || s.term.includes(p))) continue;
-    picked.push(s.term);
-    if (picked.length === 2) break;
+  // Repeated max-selection: cheaper than sorting, since at most a dozen candidates are read.
+  for (let round = 0; round < CUE_CANDIDATES && picked.length < 2; round++) {
+    let best = -1;
+    for (let i = 0; i < n; i++) if (cueScore[i] > 0 && (best < 0 || cueScore[i] > cueScore[best])) best = i;
+    if (best < 0) break;
+    cueScore[best] = 0;
+    const term = termText(terms, best);
+    if (!quotable(term) || picked.some((p) => p === term || p.includes(term) || term.includes(p))) continue;
+    picked.push(term);
   }
   return picked;
 }
@@ -124,7 +138,7 @@ const vec: SparseVector = newSparseVector();
 const z = new Float64Array(OUTPUTS);
 const pTask = new Float64Array(N_TASK);
 const pDiff = new Float64Array(N_DIFFICULTY);
-const terms: Term[] = [];
+const terms: Terms = newTerms();
 
 export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
   const wantReason = !options.noReason;

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Times in-process classification: p50/p99 over 10k classify() calls on a mix of corpus
+// rows (short and long, chat and agent) plus a 100-message conversation and a very long paste.
+//
+//   node scripts/bench-classifier.mjs [--n=10000]
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+require('./ts-hook.cjs');
+const { loadClassifier } = require('../src/classifier/index.ts');
+const { readCorpus } = require('../src/classifier/corpus.ts');
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
+const N = Number(args.n ?? 10000);
+
+const classifier = loadClassifier();
+const rows = readCorpus(join(here, '..', 'data', 'corpus.jsonl'));
+
+function toRequest(row) {
+  const messages = [{ role: 'user', content: row.text }];
+  if (row.tool_result !== undefined) {
+    messages.push({ role: 'assistant', content: '' }, { role: 'tool', content: row.tool_result });
+  }
+  return { system: row.system, messages };
+}
+
+const inputs = rows.map(toRequest);
+const longConversation = {
+  system: 'You are a helpful assistant.',
+  messages: Array.from({ length: 100 }, (_, i) => ({
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content: `Message ${i}: ${'we keep discussing the quarterly numbers and the migration plan. '.repeat(10)}`,
+  })),
+};
+const longPaste = { messages: [{ role: 'user', content: `Summarize this:\n${'The committee reviewed the budget line by line. '.repeat(4000)}` }] };
+inputs.push(longConversation, longPaste);
+
+// Warm up the JIT before timing.
+for (let i = 0; i < 2000; i++) classifier.classify(inputs[i % inputs.length]);
+
+const times = new Float64Array(N);
+for (let i = 0; i < N; i++) {
+  // Every 50th call is one of the two worst cases.
+  const input = i % 50 === 0 ? (i % 100 === 0 ? longConversation : longPaste) : inputs[(i * 7919) % inputs.length];
+  const t0 = process.hrtime.bigint();
+  classifier.classify(input);
+  times[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+}
+times.sort();
+const q = (p) => times[Math.min(N - 1, Math.floor(p * N))];
+console.log(`classifications: ${N}`);
+console.log(`p50  ${q(0.5).toFixed(3)} ms`);
+console.log(`p90  ${q(0.9).toFixed(3)} ms`);
+console.log(`p99  ${q(0.99).toFixed(3)} ms`);
+console.log(`max  ${times[N - 1].toFixed(3)} ms`);
