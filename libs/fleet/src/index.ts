@@ -29,6 +29,8 @@ export interface FleetOptions {
   ports?: Partial<FleetPorts>;
   /** Per-service environment additions. */
   serviceEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
+  /** Per-service node flags (e.g. --cpu-prof for profiling a benchmark run). */
+  nodeArgs?: Partial<Record<ServiceName, string[]>>;
   /** Where each service's output goes (one file per service); undefined = inherit stdio. */
   logDir?: string;
   /** Restart crashed services (the dev supervisor); tests turn it off to see crashes. */
@@ -139,7 +141,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   let stopping = false;
 
   const launch = (service: ServiceName, restarts: number): ChildProcess => {
-    const child = spawn(process.execPath, [join(root, 'services', service, 'dist', 'main.js')], {
+    const child = spawn(process.execPath, [...(options.nodeArgs?.[service] ?? []), join(root, 'services', service, 'dist', 'main.js')], {
       cwd: root,
       env: { ...shared, ...(options.serviceEnv?.[service] ?? {}) },
       stdio: options.logDir ? ['ignore', 'pipe', 'pipe'] : 'inherit',

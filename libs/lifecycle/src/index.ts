@@ -26,10 +26,12 @@ export function onShutdown(logger: Logger, graceMs: number, steps: ShutdownStep[
     deadline.unref();
     void (async () => {
       for (const step of steps) {
+        const started = Date.now();
         try {
           await step.run();
+          logger.info('shutdown step done', { step: step.name, duration_ms: Date.now() - started });
         } catch (error) {
-          logger.warn('shutdown step failed', { step: step.name, err: error });
+          logger.warn('shutdown step failed', { step: step.name, duration_ms: Date.now() - started, err: error });
         }
       }
       logger.info('stopped');

@@ -2,7 +2,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
@@ -38,16 +38,20 @@ export function startTelemetry(options: TelemetryOptions): NodeSDK | undefined {
   if (sdk) return sdk;
   const config = parseConfig(`${options.service} telemetry`, telemetrySchema, options.env ?? process.env);
   if (config.OTEL_SDK_DISABLED) return undefined;
-  const spanProcessors: SpanProcessor[] = [];
+  // A tracer provider is always registered (trace ids in logs, context across processes);
+  // spans leave the process only when an OTLP endpoint is configured.
+  const spanProcessors: SpanProcessor[] = [new NoopSpanProcessor()];
   if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const base = config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '');
-    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }), { scheduledDelayMillis: 500 }));
+    spanProcessors[0] = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }), { scheduledDelayMillis: 500 });
   }
-  const metricReader = config.METRICS_PORT > 0 ? new PrometheusExporter({ port: config.METRICS_PORT, host: config.METRICS_HOST }) : undefined;
+  // Explicit empty lists: left unset, the SDK would add default OTLP metric and log exporters.
+  const metricReaders = config.METRICS_PORT > 0 ? [new PrometheusExporter({ port: config.METRICS_PORT, host: config.METRICS_HOST })] : [];
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.service, [ATTR_SERVICE_VERSION]: options.version ?? '0.1.0' }),
     spanProcessors,
-    metricReader,
+    metricReaders,
+    logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => request.url === '/healthz' || request.url === '/readyz' || request.url === '/metrics' }),
       new ExpressInstrumentation(),
