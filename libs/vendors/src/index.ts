@@ -1,7 +1,7 @@
 export * from './types';
 export * from './errors';
 export { readSse } from './sse';
-export { normaliseArguments, dispatcher } from './http';
+export { normaliseArguments } from './http';
 export { adapters, adapterFor } from './registry';
 export { mapReasoning, REASONING_SCALE, type MappedReasoning } from './reasoning';
 export { openAIAdapter } from './openai/openai-chat-model';

@@ -293,7 +293,7 @@ describe('geminiAdapter errors', () => {
   });
 
   it('a network failure is unavailable', async () => {
-    generate().replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+    generate().replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     const error = await failure(geminiAdapter.generate(request, context));
     expect(error).toMatchObject({ kind: 'unavailable', retryable: true });
   });

@@ -243,7 +243,7 @@ describe('openAIAdapter errors', () => {
   });
 
   it('a network failure is unavailable', async () => {
-    chat().replyWithError({ code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND api.openai.com' });
+    chat().replyWithError(Object.assign(new Error('getaddrinfo ENOTFOUND api.openai.com'), { code: 'ENOTFOUND' }));
     expect(await failure(openAIAdapter.generate(request, context))).toMatchObject({ kind: 'unavailable', retryable: true });
   });
 });
