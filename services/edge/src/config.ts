@@ -26,6 +26,10 @@ export const edgeConfigSchema = commonSchema.extend({
   IP_RATE_LIMIT_PER_MINUTE: env.int(300),
   /** Header carrying the client address from a trusted proxy (e.g. x-forwarded-for); unset = the socket address. */
   TRUSTED_PROXY_HEADER: z.string().optional(),
+  /** Spec (Long calls): a non-streamed call with no answer commits its 200 after this long. */
+  LONG_CALL_COMMIT_MS: env.int(90_000),
+  /** Spec (Long calls): one space (unary) or `: keepalive` (stream) this often while the vendor is silent. */
+  KEEPALIVE_INTERVAL_MS: env.int(20_000),
   PROTOS_DIR: z.string().optional(),
   ...vendorKeys,
 });

@@ -95,6 +95,8 @@ async function main(): Promise<void> {
       forwardSimHeaders: config.FORWARD_SIM_HEADERS,
       attemptTimeoutMs: config.ATTEMPT_TIMEOUT_MS,
       attemptTimeoutLongMs: config.ATTEMPT_TIMEOUT_LONG_MS,
+      longCallCommitMs: config.LONG_CALL_COMMIT_MS,
+      keepaliveIntervalMs: config.KEEPALIVE_INTERVAL_MS,
     },
     ipLimit: ipLimiter.middleware,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -27,6 +27,10 @@ export interface ChatDeps {
   forwardSimHeaders: boolean;
   attemptTimeoutMs: number;
   attemptTimeoutLongMs: number;
+  /** Spec (Long calls 2): a non-streamed call with no answer after this commits its 200. */
+  longCallCommitMs: number;
+  /** Spec (Long calls 2, 4): one space (unary) or `: keepalive` (stream) this often. */
+  keepaliveIntervalMs: number;
 }
 
 interface Attempt {
@@ -69,6 +73,7 @@ export function chatCompletionsHandler(deps: ChatDeps) {
           fallback: input.svc.fallback ?? key.fallback_policy,
           session_id: input.svc.sessionId ?? '',
           system_prompt: input.system ?? '',
+          messages: routeMessages(input),
           free_plan: key.plan === 'free',
           reasoning_effort: input.reasoningEffort ?? '',
         }),
@@ -95,6 +100,22 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       throw error;
     }
   };
+}
+
+/**
+ * What routing reads of the conversation: role and plain text of the last turns, trimmed.
+ * Images and tool payload structure are reduced to text; nothing here is stored by the router.
+ */
+const ROUTE_MESSAGES = 12;
+const ROUTE_TEXT_CHARS = 4000;
+export function routeMessages(input: ChatRequestInput): Array<{ role: string; text: string }> {
+  return input.messages.slice(-ROUTE_MESSAGES).map((message) => {
+    let text: string;
+    if (message.role === 'user') text = message.content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('');
+    else if (message.role === 'assistant') text = message.content ?? (message.toolCalls ?? []).map((call) => `[tool call ${call.name}]`).join(' ');
+    else text = message.content;
+    return { role: message.role, text: text.length > ROUTE_TEXT_CHARS ? text.slice(0, ROUTE_TEXT_CHARS / 2) + text.slice(-ROUTE_TEXT_CHARS / 2) : text };
+  });
 }
 
 /** Gives back the part of the token charge the call did not use (spec: refunded to the real count). */
@@ -231,9 +252,36 @@ function setVendorHeaders(res: Response, attempt: Attempt): void {
 }
 
 async function unaryChat(scope: CallScope): Promise<void> {
-  const { value: result, attempt } = await withCandidates<ChatResult>(scope, (current, signal) =>
-    current.provider.adapter.generate(current.prepared.request, { ...current.provider.context, signal, headers: callHeaders(scope, current.provider) }),
-  );
+  const { res, deps } = scope;
+  // Spec (Long calls 2–3): no answer after 90 s commits the 200 and writes one space every 20 s
+  // until the JSON body; x-svc-vendor is then absent (headers went out before the vendor was
+  // known) and a later failure is a chat.completion with choices [] and an error object.
+  let committed = false;
+  let keepalive: NodeJS.Timeout | undefined;
+  const commit = setTimeout(() => {
+    committed = true;
+    res.status(200);
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.flushHeaders();
+    res.write(' ');
+    keepalive = setInterval(() => res.write(' '), deps.keepaliveIntervalMs);
+  }, deps.longCallCommitMs);
+  let outcome: { value: ChatResult; attempt: Attempt };
+  try {
+    outcome = await withCandidates<ChatResult>(scope, (current, signal) =>
+      current.provider.adapter.generate(current.prepared.request, { ...current.provider.context, signal, headers: callHeaders(scope, current.provider) }),
+    );
+  } catch (error) {
+    if (!committed) throw error;
+    const failure = error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.');
+    if (!(error instanceof ServiceError)) deps.logger.error('long call failed after commit', { err: error });
+    res.end(JSON.stringify(renderFailedCompletion(scope, failure)));
+    return;
+  } finally {
+    clearTimeout(commit);
+    if (keepalive) clearInterval(keepalive);
+  }
+  const { value: result, attempt } = outcome;
   if (attempt.prepared.cutStops && result.content) {
     const cut = cutAtStop(result.content, attempt.prepared.cutStops);
     if (cut.cut) {
@@ -243,12 +291,37 @@ async function unaryChat(scope: CallScope): Promise<void> {
   }
   const head: CompletionHead = { id: scope.completionId, created: Math.floor(Date.now() / 1000), model: attempt.model.id };
   const { svc, cost } = svcObject(scope, attempt, result.usage, result.vendorStopReason);
+  await refund(scope, result.usage.inputTokens + result.usage.outputTokens, res);
   // A disconnected non-streamed call costs nothing (spec: Long calls 6).
-  await refund(scope, result.usage.inputTokens + result.usage.outputTokens, scope.res);
   if (scope.signal.aborted) return;
   await settle(scope, attempt, result.usage, cost);
-  setVendorHeaders(scope.res, attempt);
-  scope.res.status(200).json(renderCompletion(head, result, svc));
+  if (committed) {
+    res.end(JSON.stringify(renderCompletion(head, result, svc)));
+    return;
+  }
+  setVendorHeaders(res, attempt);
+  res.status(200).json(renderCompletion(head, result, svc));
+}
+
+/** The body of a committed long call that failed: a chat.completion with no choices and the error. */
+function renderFailedCompletion(scope: CallScope, failure: ServiceError): Record<string, unknown> {
+  return {
+    id: scope.completionId,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: scope.route.candidates[0]?.model ?? scope.input.model,
+    choices: [],
+    system_fingerprint: null,
+    error: { message: failure.message, type: failure.type, code: failure.code },
+    svc: compact({
+      call_id: scope.callId,
+      routing: renderRouting(scope.route.routing),
+      cost_micros: 0,
+      cache: { read_tokens: 0, write_tokens: 0, ttl_applied: '' },
+      session_id: scope.input.svc.sessionId,
+      tier: { requested: 'standard', applied: 'standard' },
+    }),
+  };
 }
 
 /** Holds back text that could be the start of a stop sequence the service must cut itself. */
@@ -278,22 +351,77 @@ class StopCutter {
 }
 
 async function streamChat(scope: CallScope): Promise<void> {
-  const { res } = scope;
-  // Errors before the first chunk are ordinary JSON errors: open each candidate's stream and
-  // wait for its first event before committing the 200.
-  const { value: opened, attempt } = await withCandidates(scope, async (current, signal) => {
+  const { res, deps } = scope;
+  let committed = false;
+  let lastWrite = Date.now();
+  const commitStream = () => {
+    if (committed) return;
+    committed = true;
+    res.status(200);
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache');
+    res.setHeader('connection', 'keep-alive');
+    res.flushHeaders();
+  };
+  const write = (text: string) => {
+    lastWrite = Date.now();
+    res.write(text);
+  };
+  // Spec (Long calls 4): `: keepalive` every 20 s while the vendor opens or is silent. Until then,
+  // errors before the first chunk are ordinary JSON errors.
+  const keepalive = setInterval(() => {
+    if (Date.now() - lastWrite < deps.keepaliveIntervalMs - 5) return;
+    commitStream();
+    write(': keepalive\n\n');
+  }, deps.keepaliveIntervalMs);
+  const send = (payload: unknown) => write(`data: ${JSON.stringify(payload)}\n\n`);
+  const fail = (error: unknown, vendor: string) => {
+    // After the 200: one error event, then [DONE]; never a clean end to a cut stream.
+    const clientError = error instanceof VendorError ? toClientError(error, vendor) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.');
+    if (!res.writableEnded && !scope.signal.aborted) {
+      send({ error: { message: clientError.message, type: 'server_error', code: clientError.code } });
+      res.write('data: [DONE]\n\n');
+      res.end();
+    }
+  };
+  try {
+    let opened: Awaited<ReturnType<typeof openStream>>;
+    try {
+      opened = await openStream(scope);
+    } catch (error) {
+      if (!committed) throw error;
+      deps.logger.warn('stream failed before its first chunk, after keepalive', { err: error });
+      await refund(scope, 0);
+      fail(error, '');
+      return;
+    }
+    await pumpStream(scope, opened, { commit: () => { if (!committed) { setVendorHeaders(res, opened.attempt); commitStream(); } }, send, fail });
+  } finally {
+    clearInterval(keepalive);
+  }
+}
+
+/** Opens each candidate's stream in turn and waits for its first event. */
+function openStream(scope: CallScope) {
+  return withCandidates(scope, async (current, signal) => {
     const iterator = current.provider.adapter.stream(current.prepared.request, { ...current.provider.context, signal, headers: callHeaders(scope, current.provider) })[Symbol.asyncIterator]();
     const first = await iterator.next();
     return { iterator, first };
   });
+}
+
+interface StreamOutput {
+  commit: () => void;
+  send: (payload: unknown) => void;
+  fail: (error: unknown, vendor: string) => void;
+}
+
+async function pumpStream(scope: CallScope, opened: Awaited<ReturnType<typeof openStream>>, out: StreamOutput): Promise<void> {
+  const { res } = scope;
+  const { attempt } = opened;
+  const send = out.send;
+  out.commit();
   const head: CompletionHead = { id: scope.completionId, created: Math.floor(Date.now() / 1000), model: attempt.model.id };
-  setVendorHeaders(res, attempt);
-  res.status(200);
-  res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-  res.setHeader('cache-control', 'no-cache');
-  res.setHeader('connection', 'keep-alive');
-  res.flushHeaders();
-  const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
   send(renderChunk(head, { role: 'assistant', content: '' }));
 
   const cutter = attempt.prepared.cutStops ? new StopCutter(attempt.prepared.cutStops) : undefined;
@@ -323,10 +451,10 @@ async function streamChat(scope: CallScope): Promise<void> {
     }
   };
   try {
-    let step = opened.first;
+    let step = opened.value.first;
     while (!step.done) {
       handle(step.value);
-      step = await opened.iterator.next();
+      step = await opened.value.iterator.next();
     }
     if (cutter) {
       const rest = cutter.flush();
@@ -342,14 +470,8 @@ async function streamChat(scope: CallScope): Promise<void> {
     res.write('data: [DONE]\n\n');
     res.end();
   } catch (error) {
-    // After the first chunk: one error event, then [DONE]; never a clean end to a cut stream.
-    const clientError = error instanceof VendorError ? toClientError(error, attempt.model.vendor) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.');
     if (!(error instanceof VendorError) || error.kind !== 'aborted') scope.deps.logger.warn('stream failed after start', { vendor: attempt.model.vendor, model: attempt.model.id, err: error });
     await refund(scope, 0);
-    if (!res.writableEnded && !scope.signal.aborted) {
-      send({ error: { message: clientError.message, type: 'server_error', code: clientError.code } });
-      res.write('data: [DONE]\n\n');
-      res.end();
-    }
+    out.fail(error, attempt.model.vendor);
   }
 }

@@ -1,0 +1,108 @@
+import { fleetState, spawnEdge } from '../support/fleet-state';
+
+const MODEL = 'vendor-1/orion-mini-5';
+const UPSTREAM = 'orion-mini-5';
+
+async function call(baseUrl: string, headers: Record<string, string>, payload: Record<string, unknown> = {}) {
+  const state = fleetState();
+  const response = await fetch(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${state.apiKey}`, ...headers },
+    body: JSON.stringify({ model: MODEL, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }], ...payload }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: JSON.parse(text) };
+}
+
+describe('fallback policies (svc.fallback / x-svc-fallback)', () => {
+  const state = fleetState();
+
+  it('same_vendor tries another model of the same vendor and class', async () => {
+    const result = await call(state.baseUrl, { 'x-sim-fault': 'status:500', 'x-sim-fault-model': UPSTREAM, 'x-svc-fallback': 'same_vendor' });
+    expect(result.status).toBe(200);
+    expect(result.json.svc.attempts).toBe(2);
+    expect(result.json.svc.vendor).toBe('vendor-1');
+    expect(result.json.svc.model_served).not.toBe(MODEL);
+  });
+
+  it('cross_vendor tries any model of the same class', async () => {
+    const result = await call(state.baseUrl, { 'x-sim-fault': 'status:500', 'x-sim-fault-model': UPSTREAM }, { svc: { fallback: 'cross_vendor' } });
+    expect(result.status).toBe(200);
+    expect(result.json.svc.attempts).toBe(2);
+  });
+
+  it('svc.vendors restricts the fallback set', async () => {
+    const result = await call(state.baseUrl, { 'x-sim-fault': 'status:500', 'x-sim-fault-model': UPSTREAM }, { svc: { fallback: 'cross_vendor', vendors: ['vendor-1'] } });
+    expect(result.status).toBe(200);
+    expect(result.json.svc.vendor).toBe('vendor-1');
+  });
+
+  it('none gives 503 no_provider_available when the named model cannot serve the request', async () => {
+    const result = await call(state.baseUrl, { 'x-svc-fallback': 'none' }, { model: 'vendor-8/decision-1.13.0', tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] });
+    expect(result.status).toBe(503);
+    expect(result.json.error).toMatchObject({ code: 'no_provider_available', type: 'server_error' });
+    expect(result.headers.get('retry-after')).toBe('5');
+  });
+
+  it('at most 3 attempts, then the vendor error', async () => {
+    const result = await call(state.baseUrl, { 'x-sim-fault': 'status:500', 'x-svc-fallback': 'cross_vendor' });
+    expect(result.status).toBe(502);
+    expect(result.json.error.code).toBe('upstream_error');
+  });
+});
+
+describe('vendor errors once every option is exhausted (spec: Errors)', () => {
+  const state = fleetState();
+  const none = { 'x-svc-fallback': 'none' };
+
+  it.each([
+    ['status:500', 502, 'upstream_error', '5'],
+    ['status:503', 503, 'vendor_unavailable', '5'],
+    ['429:7', 429, 'upstream_rate_limited', '7'],
+    ['invalid', 400, 'upstream_invalid_request', null],
+  ])('%s → %d %s', async (fault, status, code, retryAfter) => {
+    const result = await call(state.baseUrl, { ...none, 'x-sim-fault': fault });
+    expect(result.status).toBe(status);
+    expect(result.json).toEqual({ error: { message: expect.any(String), type: status === 429 ? 'rate_limit_error' : status === 400 ? 'invalid_request_error' : 'server_error', param: null, code } });
+    expect(result.headers.get('x-svc-vendor')).toBe('vendor-1');
+    expect(result.headers.get('retry-after')).toBe(retryAfter);
+    // The vendor's own error body never reaches the client.
+    expect(result.text).not.toMatch(/"type":"error"|invalid_request_error","param":"|sim/i);
+  });
+
+  it('upstream_invalid_request carries the vendor reason in its message', async () => {
+    const result = await call(state.baseUrl, { ...none, 'x-sim-fault': 'invalid' });
+    expect(result.json.error.message).toMatch(/^The vendor rejected the request: .+/);
+  });
+
+  it('a vendor that does not answer in time is 504 upstream_timeout', async () => {
+    const edge = await spawnEdge({ ATTEMPT_TIMEOUT_MS: '400', ATTEMPT_TIMEOUT_LONG_MS: '400' });
+    try {
+      const result = await call(edge.baseUrl, { ...none, 'x-sim-fault': 'timeout' });
+      expect(result.status).toBe(504);
+      expect(result.json.error).toMatchObject({ code: 'upstream_timeout', type: 'server_error' });
+      expect(result.headers.get('retry-after')).toBe('5');
+    } finally {
+      await edge.stop();
+    }
+  });
+
+  it('refused content is a normal response with finish_reason content_filter', async () => {
+    const result = await call(state.baseUrl, { ...none, 'x-sim-fault': 'refuse' });
+    expect(result.status).toBe(200);
+    expect(result.json.choices[0].finish_reason).toBe('content_filter');
+  });
+
+  it('a stream cut after its first chunk ends with one error event and [DONE]', async () => {
+    const response = await fetch(`${state.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${state.apiKey}`, ...none, 'x-sim-fault': 'cut:2' },
+      body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'tell me a longer story please' }] }),
+    });
+    expect(response.status).toBe(200);
+    const data = (await response.text()).split('\n\n').filter((event) => event.startsWith('data: '));
+    expect(data[data.length - 1]).toBe('data: [DONE]');
+    const error = JSON.parse(data[data.length - 2].slice(6));
+    expect(error).toEqual({ error: { message: expect.any(String), type: 'server_error', code: expect.stringMatching(/^(upstream_error|vendor_unavailable)$/) } });
+  });
+});
