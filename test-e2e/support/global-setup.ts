@@ -21,6 +21,8 @@ export default async function globalSetup(): Promise<void> {
     KEY_CACHE_TTL_MS: '1000',
     // Every test calls from 127.0.0.1: the per-address limit is exercised on edges of its own.
     IP_RATE_LIMIT_PER_MINUTE: '1000000',
+    // Fault-injection tests fail models on purpose; provider health is tested on edges of its own.
+    HEALTH_FAILURE_THRESHOLD: '1000000',
   };
   const logDir = join(ROOT, '.svc', 'logs', 'e2e');
   mkdirSync(logDir, { recursive: true });

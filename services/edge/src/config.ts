@@ -30,6 +30,12 @@ export const edgeConfigSchema = commonSchema.extend({
   LONG_CALL_COMMIT_MS: env.int(90_000),
   /** Spec (Long calls): one space (unary) or `: keepalive` (stream) this often while the vendor is silent. */
   KEEPALIVE_INTERVAL_MS: env.int(20_000),
+  /** Provider health: this many retryable failures within the window mark a model unhealthy for the cooldown. */
+  HEALTH_FAILURE_THRESHOLD: env.int(3),
+  HEALTH_WINDOW_MS: env.int(30_000),
+  HEALTH_COOLDOWN_MS: env.int(30_000),
+  /** How often each edge reads the shared health view from Redis. */
+  HEALTH_REFRESH_MS: env.int(1000),
   PROTOS_DIR: z.string().optional(),
   ...vendorKeys,
 });

@@ -15,6 +15,7 @@ import { KeyCache } from './auth/key-cache';
 import { createUsageSink } from './settlement/usage';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
+import { ProviderHealth } from './chat/provider-health';
 
 const KEY_EVENTS = 'key-events';
 
@@ -73,6 +74,15 @@ async function main(): Promise<void> {
 
   const ipLimiter = createIpLimiter({ redis, limitPerMinute: config.IP_RATE_LIMIT_PER_MINUTE, trustedProxyHeader: config.TRUSTED_PROXY_HEADER, logger });
   const keyLimiter = createKeyLimiter({ redis, logger });
+  const health = new ProviderHealth({
+    redis,
+    logger,
+    threshold: config.HEALTH_FAILURE_THRESHOLD,
+    windowMs: config.HEALTH_WINDOW_MS,
+    cooldownMs: config.HEALTH_COOLDOWN_MS,
+    refreshMs: config.HEALTH_REFRESH_MS,
+  });
+  health.start();
 
   let ready = true;
   const app = createApp({
@@ -89,6 +99,7 @@ async function main(): Promise<void> {
       backends,
       usage,
       keyLimiter,
+      health,
       logger,
       simUrl: config.VENDOR_SIM_URL,
       vendorKeys,
@@ -125,6 +136,7 @@ async function main(): Promise<void> {
           server.closeIdleConnections();
         }),
     },
+    { name: 'provider health', run: async () => health.stop() },
     { name: 'amqp', run: () => amqp.close() },
     { name: 'redis', run: async () => void (await Promise.allSettled([redis.quit(), subscriber.quit()])) },
     { name: 'grpc clients', run: async () => backends.close() },

@@ -14,6 +14,7 @@ import { prepareForModel, cutAtStop, type Prepared } from './prepare';
 import { resolveProvider, simulatorHeaders, type ResolvedProvider } from './vendors';
 import { toClientError } from './vendor-errors';
 import { estimateChatTokens, keyLimitsOf, type KeyLimiter } from '../limits/key-limits';
+import type { ProviderHealth } from './provider-health';
 import { compact, renderChunk, renderCompletion, renderRouting, renderUsageChunk, type CompletionHead } from './render';
 
 export interface ChatDeps {
@@ -21,6 +22,7 @@ export interface ChatDeps {
   backends: Backends;
   usage: UsageSink;
   keyLimiter: KeyLimiter;
+  health: ProviderHealth;
   logger: Logger;
   simUrl: string;
   vendorKeys: Record<string, string | undefined>;
@@ -156,7 +158,12 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
   let lastError: VendorError | undefined;
   let lastVendor = '';
   let attempts = 0;
-  for (const candidate of scope.route.candidates) {
+  const candidates = scope.deps.health.order(scope.route.candidates);
+  const fallback = scope.input.svc.fallback ?? scope.key.fallback_policy;
+  if (!scope.auto && fallback === 'none' && candidates.length > 0 && !scope.deps.health.isHealthy(candidates[0].model)) {
+    throw new ServiceError('no_provider_available', `'${candidates[0].model}' is not healthy right now and fallback is none.`);
+  }
+  for (const candidate of candidates) {
     const model = scope.deps.catalog.chatModel(candidate.model);
     if (!model) continue;
     const provider = resolveProvider(scope.deps.catalog, model, scope.deps.simUrl, scope.deps.vendorKeys);
@@ -172,6 +179,7 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
       lastError = error;
       lastVendor = model.vendor;
       if (!error.retryable) break;
+      scope.deps.health.recordFailure(model.id);
     }
   }
   if (lastError) throw toClientError(lastError, lastVendor);
