@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
-export const STATE_FILE = join(ROOT, '.svc', 'e2e-fleet.json');
+/** One state file per e2e run (global setup names it in the environment the test workers inherit). */
+export const STATE_FILE = process.env.SVC_E2E_STATE_FILE ?? join(ROOT, '.svc', 'e2e-fleet.json');
 
 export interface FleetState {
   baseUrl: string;

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startFleet, type Fleet } from '../../libs/fleet/src';
-import { ROOT, STATE_FILE, type FleetState } from './fleet-state';
+import { ROOT, type FleetState } from './fleet-state';
 
 /**
  * Boots the whole fleet on free ports against the e2e database, vhost and key prefix
@@ -24,7 +24,7 @@ export default async function globalSetup(): Promise<void> {
     // Fault-injection tests fail models on purpose; provider health is tested on edges of its own.
     HEALTH_FAILURE_THRESHOLD: '1000000',
   };
-  const logDir = join(ROOT, '.svc', 'logs', 'e2e');
+  const logDir = join(ROOT, '.svc', 'logs', `e2e-${process.pid}`);
   mkdirSync(logDir, { recursive: true });
   const fleet: Fleet = await startFleet({ root: ROOT, env, logDir, restart: false });
   (globalThis as { __svcFleet?: Fleet }).__svcFleet = fleet;
@@ -32,5 +32,7 @@ export default async function globalSetup(): Promise<void> {
   const org = admin('org', 'create', '--name', 'e2e', '--plan', 'paid', '--credit', '50000000');
   const key = admin('key', 'create', '--org', org.organization_id, '--name', 'e2e');
   const state: FleetState = { baseUrl: fleet.baseUrl, apiKey: key.key, organizationId: org.organization_id, env, ports: { ...fleet.ports } };
-  writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
+  const stateFile = join(ROOT, '.svc', `e2e-fleet-${process.pid}.json`);
+  writeFileSync(stateFile, JSON.stringify(state, null, 2));
+  process.env.SVC_E2E_STATE_FILE = stateFile;
 }

@@ -36,6 +36,9 @@ export const edgeConfigSchema = commonSchema.extend({
   HEALTH_COOLDOWN_MS: env.int(30_000),
   /** How often each edge reads the shared health view from Redis. */
   HEALTH_REFRESH_MS: env.int(1000),
+  /** Image parts: size and time limits of one download. */
+  IMAGE_MAX_BYTES: env.int(20 * 1024 * 1024),
+  IMAGE_TIMEOUT_MS: env.int(10_000),
   PROTOS_DIR: z.string().optional(),
   ...vendorKeys,
 });

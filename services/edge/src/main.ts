@@ -16,6 +16,8 @@ import { createUsageSink } from './settlement/usage';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
 import { ProviderHealth } from './chat/provider-health';
+import { createImageFetcher } from './chat/images';
+import { RedisCacheState } from './chat/cache-policy.redis';
 
 const KEY_EVENTS = 'key-events';
 
@@ -99,7 +101,9 @@ async function main(): Promise<void> {
       backends,
       usage,
       keyLimiter,
+      cacheState: new RedisCacheState({ redis, logger }),
       health,
+      images: createImageFetcher({ maxBytes: config.IMAGE_MAX_BYTES, timeoutMs: config.IMAGE_TIMEOUT_MS }),
       logger,
       simUrl: config.VENDOR_SIM_URL,
       vendorKeys,
@@ -113,8 +117,8 @@ async function main(): Promise<void> {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     isReady: () => ready,
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(config.EDGE_PORT, config.EDGE_HOST, () => resolve(listening));
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.EDGE_PORT, config.EDGE_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -11,10 +11,13 @@ import type { UsageSink } from '../settlement/usage';
 import { requireScopes } from '../auth/authenticate';
 import { parseChatRequest, estimateInputTokens, type ChatRequestInput } from './request';
 import { prepareForModel, cutAtStop, type Prepared } from './prepare';
+import { planCache, type CacheState } from './cache-policy';
 import { resolveProvider, simulatorHeaders, type ResolvedProvider } from './vendors';
 import { toClientError } from './vendor-errors';
 import { estimateChatTokens, keyLimitsOf, type KeyLimiter } from '../limits/key-limits';
+import { chargeTokens, onRefusal, refundTokens } from '../limits/call-tokens';
 import type { ProviderHealth } from './provider-health';
+import type { ImageFetcher } from './images';
 import { compact, renderChunk, renderCompletion, renderRouting, renderUsageChunk, type CompletionHead } from './render';
 
 export interface ChatDeps {
@@ -22,7 +25,11 @@ export interface ChatDeps {
   backends: Backends;
   usage: UsageSink;
   keyLimiter: KeyLimiter;
+  /** Prompt appearances and session turn times for the cache rules (cache-policy.ts). */
+  cacheState: CacheState;
   health: ProviderHealth;
+  /** Downloads http(s) image parts as bytes, refusing private and internal addresses. */
+  images: ImageFetcher;
   logger: Logger;
   simUrl: string;
   vendorKeys: Record<string, string | undefined>;
@@ -50,7 +57,11 @@ export function chatCompletionsHandler(deps: ChatDeps) {
     const bucket = { charged: 0, checked: false };
     try {
       requireScopes(key, ['chat']);
-      const input = parseChatRequest(req.body, req.headers);
+      const input = parseChatRequest(req.body, req.headers, { remoteImages: 'defer' });
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+      });
       const auto = deps.catalog.isVirtual(input.model);
       const { completionId, callId } = ids.completion();
       const inputTokens = estimateInputTokens(input);
@@ -58,12 +69,7 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       // served model's max output. A named model is known now, so the bucket check runs beside
       // routing and admission; under auto it waits for the router's pick.
       const named = auto ? undefined : deps.catalog.chatModel(input.model);
-      const takeTokens = async (maxOutput: number) => {
-        const result = await deps.keyLimiter.check(key.key_id, limits, estimateChatTokens(inputTokens, input.maxTokens, maxOutput));
-        bucket.checked = true;
-        bucket.charged = result.charged;
-        for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
-      };
+      const takeTokens = (maxOutput: number) => chargeTokens({ keyLimiter: deps.keyLimiter, keyId: key.key_id, limits, bucket }, estimateChatTokens(inputTokens, input.maxTokens, maxOutput), res);
       const [route, admission] = await Promise.all([
         deps.backends.route({
           organization_id: key.organization_id,
@@ -81,24 +87,18 @@ export function chatCompletionsHandler(deps: ChatDeps) {
         }),
         deps.backends.admit({ call_id: callId, organization_id: key.organization_id, key_id: key.key_id, estimated_micros: 0, auto }),
         named ? takeTokens(named.capabilities.max_output) : Promise.resolve(),
+        // Spec: images are downloaded by the service and sent as bytes (beside routing, not after it).
+        input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, controller.signal) : Promise.resolve(),
       ]);
       if (!named) await takeTokens(deps.catalog.chatModel(route.candidates[0]?.model ?? '')?.capabilities.max_output ?? 16_000);
       for (const [name, value] of Object.entries(admission.headers ?? {})) res.setHeader(name, value);
 
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-      });
       const context: CallScope = { deps, req, res, key, input, route, auto, completionId, callId, signal: controller.signal, limits, bucket };
       if (input.stream) await streamChat(context);
       else await unaryChat(context);
     } catch (error) {
       // RULINGS 6: once the key is known, refusals carry the rate-limit headers too.
-      if (error instanceof ServiceError && !res.headersSent) {
-        const headers = bucket.checked ? {} : await deps.keyLimiter.peek(key.key_id, limits);
-        for (const [name, value] of Object.entries(headers)) if (!(name in error.headers)) error.headers[name] = value;
-      }
-      if (bucket.charged > 0) await refund({ deps, key, limits, bucket } as CallScope, 0);
+      await onRefusal({ keyLimiter: deps.keyLimiter, keyId: key.key_id, limits, bucket }, error, res);
       throw error;
     }
   };
@@ -122,11 +122,7 @@ export function routeMessages(input: ChatRequestInput): Array<{ role: string; te
 
 /** Gives back the part of the token charge the call did not use (spec: refunded to the real count). */
 async function refund(scope: Pick<CallScope, 'deps' | 'key' | 'limits' | 'bucket'>, actualTokens: number, res?: Response): Promise<void> {
-  const charged = scope.bucket.charged;
-  scope.bucket.charged = 0;
-  if (charged === 0) return;
-  const headers = await scope.deps.keyLimiter.refund(scope.key.key_id, scope.limits, charged, actualTokens);
-  if (headers && res && !res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  await refundTokens({ keyLimiter: scope.deps.keyLimiter, keyId: scope.key.key_id, limits: scope.limits, bucket: scope.bucket }, actualTokens, res);
 }
 
 interface CallScope {
@@ -160,6 +156,7 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
   let attempts = 0;
   const candidates = scope.deps.health.order(scope.route.candidates);
   const fallback = scope.input.svc.fallback ?? scope.key.fallback_policy;
+  const cache = planCache(scope.input, { organizationId: scope.key.organization_id, state: scope.deps.cacheState, now: Date.now() });
   if (!scope.auto && fallback === 'none' && candidates.length > 0 && !scope.deps.health.isHealthy(candidates[0].model)) {
     throw new ServiceError('no_provider_available', `'${candidates[0].model}' is not healthy right now and fallback is none.`);
   }
@@ -169,7 +166,7 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
     const provider = resolveProvider(scope.deps.catalog, model, scope.deps.simUrl, scope.deps.vendorKeys);
     if (!provider) continue;
     attempts += 1;
-    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model), attempts };
+    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model, await cache.forModel(model, provider.vendor)), attempts };
     try {
       return { value: await run(attempt, attemptSignal(scope, model)), attempt };
     } catch (error) {
