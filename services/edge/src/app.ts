@@ -8,6 +8,8 @@ import { requireKey } from './middleware/auth';
 import type { KeyCache } from './auth/key-cache';
 import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
 import { getModelHandler, listModelsHandler } from './models/models.handler';
+import { embeddingsHandler } from './embeddings/embeddings.handler';
+import { autoModelsHandler } from './public/auto-models';
 
 export interface AppDeps {
   logger: Logger;
@@ -41,10 +43,12 @@ export function createApp(deps: AppDeps): express.Express {
   const v1 = express.Router();
   v1.use(deps.ipLimit);
   v1.get('/public/catalog-export', (_req, res) => void res.setHeader('cache-control', 'public, max-age=600').json(deps.catalog.exportDocument()));
+  v1.get('/public/auto-models', autoModelsHandler(deps.catalog));
   v1.use(requireKey(deps.keyCache, deps.lookupKey));
   v1.get('/models', handle(listModelsHandler(deps.catalog)));
   v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
   v1.post('/chat/completions', json, handle(chatCompletionsHandler(deps.chat)));
+  v1.post('/embeddings', json, handle(embeddingsHandler(deps.chat)));
   app.use('/v1', v1);
 
   app.use(notFound);
