@@ -161,3 +161,15 @@ describe('Anthropic faults', () => {
     await expect(res.text()).rejects.toThrow();
   });
 });
+
+describe('formatFromInstruction', () => {
+  it('reads the JSON instruction the gateway adds where the vendor has no JSON mode', () => {
+    const { formatFromInstruction } = jest.requireActual('./anthropic') as typeof import('./anthropic');
+    expect(formatFromInstruction(['Be brief.', 'Respond with only a JSON object matching this JSON schema: {"type":"object","properties":{"a":{"type":"string"}}}'])).toEqual({
+      type: 'json_schema',
+      schema: { type: 'object', properties: { a: { type: 'string' } } },
+    });
+    expect(formatFromInstruction(['Respond with only a JSON object.'])).toEqual({ type: 'json_object' });
+    expect(formatFromInstruction(['Say hi.'])).toBeUndefined();
+  });
+});

@@ -174,6 +174,26 @@ function parseSystem(value: unknown, into: Collected): string[] {
   });
 }
 
+/**
+ * Like a model that follows instructions, answer with JSON when the system prompt asks for it in
+ * the words the gateway uses where the vendor has no JSON mode ("Respond with only a JSON object
+ * [matching this JSON schema: {...}]").
+ */
+export function formatFromInstruction(systemTexts: string[]): OutputFormat | undefined {
+  const text = systemTexts.join('\n');
+  const marker = 'Respond with only a JSON object matching this JSON schema: ';
+  const at = text.lastIndexOf(marker);
+  if (at >= 0) {
+    try {
+      const schema = JSON.parse(text.slice(at + marker.length).split('\n')[0]) as unknown;
+      if (isRecord(schema)) return { type: 'json_schema', schema };
+    } catch {
+      return { type: 'json_object' };
+    }
+  }
+  return text.includes('Respond with only a JSON object.') ? { type: 'json_object' } : undefined;
+}
+
 function parseFormat(value: unknown): OutputFormat {
   if (value === undefined || value === null) return { type: 'text' };
   if (!isRecord(value) || value.type !== 'json_schema' || !isRecord(value.schema)) throw new InvalidRequest('output_format: expected {type: "json_schema", schema}');
@@ -249,7 +269,7 @@ export function parseAnthropicRequest(body: unknown, version: string | undefined
     toolChoice: parseToolChoice(body.tool_choice, tools),
     maxTokens: body.max_tokens,
     stop: stops as string[],
-    format: parseFormat(body.output_format),
+    format: body.output_format === undefined || body.output_format === null ? (formatFromInstruction(system) ?? { type: 'text' }) : parseFormat(body.output_format),
     reasoning: budget !== undefined ? { budget } : adaptive ? { budget: -1 } : undefined,
   };
   return { request, stream: body.stream === true, options: { thinking: budget !== undefined || adaptive } };
