@@ -1,6 +1,7 @@
 import type { ChatModel } from '@svc/catalog';
 import type { ChatRequest } from '@svc/vendors';
 import type { ChatRequestInput } from './request';
+import type { CacheDecision } from './cache-policy';
 
 export const DEFAULT_MAX_TOKENS = 16_000;
 
@@ -10,11 +11,15 @@ export interface Prepared {
   dropped: string[];
   /** Stop sequences the service must cut itself (the vendor lacks them). */
   cutStops?: string[];
+  /** svc.cache.ttl_applied once the vendor wrote or read, and the write price (cache-policy.ts). */
   cacheTtl: '5m' | '1h' | '';
 }
 
-/** The vendor request for one candidate model (max_tokens lowered to the model's max output). */
-export function prepareForModel(input: ChatRequestInput, model: ChatModel): Prepared {
+/**
+ * The vendor request for one candidate model (max_tokens lowered to the model's max output),
+ * with the prompt-cache decision for that model (request.cache.ttl; planCache in cache-policy.ts).
+ */
+export function prepareForModel(input: ChatRequestInput, model: ChatModel, cache: Pick<CacheDecision, 'ttl' | 'ttlApplied'>): Prepared {
   const dropped: string[] = [];
   const keep = (name: 'temperature' | 'top_p', value: number | undefined) => {
     if (value === undefined) return undefined;
@@ -24,7 +29,6 @@ export function prepareForModel(input: ChatRequestInput, model: ChatModel): Prep
     }
     return value;
   };
-  const cacheTtl = input.svc.cacheBreakpoints === 'none' || input.svc.cacheTtl === 'none' ? 'none' : (input.svc.cacheTtl ?? '5m');
   const request: ChatRequest = {
     model: model.upstream_id,
     system: input.system,
@@ -38,11 +42,11 @@ export function prepareForModel(input: ChatRequestInput, model: ChatModel): Prep
     topP: keep('top_p', input.topP),
     stop: model.native_stop ? input.stop : undefined,
     responseFormat: input.responseFormat,
-    cache: { ttl: cacheTtl },
+    cache: { ttl: cache.ttl },
     metadata: input.metadata,
     user: input.user,
   };
-  return { request, dropped, cutStops: model.native_stop ? undefined : input.stop, cacheTtl: cacheTtl === 'none' ? '' : cacheTtl };
+  return { request, dropped, cutStops: model.native_stop ? undefined : input.stop, cacheTtl: cache.ttlApplied };
 }
 
 /** Cuts text at the first stop sequence (for vendors without native stop support). */
