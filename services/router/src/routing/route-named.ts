@@ -6,13 +6,16 @@ import { meetsNeeds } from './eligibility';
 
 export const MAX_ATTEMPTS = 3;
 
+/** A RouteResponse whose candidates are always set (the pick first). */
+export type RouteResult = Omit<RouteResponse, 'candidates'> & { candidates: Array<{ model: string; vendor: string }> };
+
 /**
  * A named model is served as named (spec: What the service does 5), with fallback by
  * svc.fallback: `same_vendor` tries other models of the same vendor and class (tier),
  * `cross_vendor` any model of the same class, `none` nothing. svc.vendors restricts the
  * fallback set. Candidates are ordered by closeness in price to the named model.
  */
-export function routeNamed(catalog: Catalog, request: RouteRequest): RouteResponse {
+export function routeNamed(catalog: Catalog, request: RouteRequest): RouteResult {
   const named = catalog.chatModel(request.model);
   if (!named || forbiddenAt(named.id, request.access)) {
     throw new ServiceError('model_not_found', `The model '${request.model}' does not exist or you do not have access to it.`, { param: 'model' });

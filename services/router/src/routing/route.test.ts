@@ -1,7 +1,8 @@
 import { catalog } from '@svc/catalog';
 import { ServiceError } from '@svc/errors';
 import type { RouteRequest__Output } from '@svc/protos';
-import { route } from './route';
+import { createRouter } from './route';
+import { scriptedClassifier } from './synthetic.fixture';
 
 const base: RouteRequest__Output = {
   organization_id: 'org_1',
@@ -17,10 +18,13 @@ const base: RouteRequest__Output = {
   free_plan: false,
   reasoning_effort: '',
 };
+// Without a classifier every auto job goes by the earlier rule.
+const router = createRouter({ catalog });
+const route = (input: RouteRequest__Output) => router.route(input);
 const request = (overrides: Partial<RouteRequest__Output>): RouteRequest__Output => ({ ...base, ...overrides });
-const failure = (fn: () => unknown): ServiceError => {
+const failure = async (promise: Promise<unknown>): Promise<ServiceError> => {
   try {
-    fn();
+    await promise;
   } catch (error) {
     return error as ServiceError;
   }
@@ -31,41 +35,41 @@ const named = 'vendor-1/orion-mini-5';
 const namedModel = catalog.chatModel(named)!;
 
 describe('named models', () => {
-  it('serves the named model first, reported as explicit', () => {
-    const result = route(catalog, request({ model: named }));
+  it('serves the named model first, reported as explicit', async () => {
+    const result = (await route(request({ model: named })));
     expect(result.candidates[0]).toEqual({ model: named, vendor: 'vendor-1' });
     expect(result.routing).toMatchObject({ trigger: 'explicit' });
     expect(result.auto).toBe(false);
   });
 
-  it('never lists more than 3 attempts', () => {
-    expect(route(catalog, request({ model: named })).candidates.length).toBeLessThanOrEqual(3);
+  it('never lists more than 3 attempts', async () => {
+    expect((await route(request({ model: named }))).candidates.length).toBeLessThanOrEqual(3);
   });
 
-  it('cross_vendor falls back to models of the same class on any vendor', () => {
-    const fallbacks = route(catalog, request({ model: named, fallback: 'cross_vendor' })).candidates.slice(1);
+  it('cross_vendor falls back to models of the same class on any vendor', async () => {
+    const fallbacks = (await route(request({ model: named, fallback: 'cross_vendor' }))).candidates.slice(1);
     expect(fallbacks.length).toBeGreaterThan(0);
     for (const candidate of fallbacks) expect(catalog.chatModel(candidate.model)!.tier).toBe(namedModel.tier);
   });
 
-  it('same_vendor falls back only within the vendor and class', () => {
-    for (const candidate of route(catalog, request({ model: 'vendor-5/breeze-code-2', fallback: 'same_vendor' })).candidates) {
+  it('same_vendor falls back only within the vendor and class', async () => {
+    for (const candidate of (await route(request({ model: 'vendor-5/breeze-code-2', fallback: 'same_vendor' }))).candidates) {
       expect(candidate.vendor).toBe('vendor-5');
       expect(catalog.chatModel(candidate.model)!.tier).toBe('balanced');
     }
   });
 
-  it('none has no fallbacks', () => {
-    expect(route(catalog, request({ model: named, fallback: 'none' })).candidates).toEqual([{ model: named, vendor: 'vendor-1' }]);
+  it('none has no fallbacks', async () => {
+    expect((await route(request({ model: named, fallback: 'none' }))).candidates).toEqual([{ model: named, vendor: 'vendor-1' }]);
   });
 
-  it('svc.vendors restricts the fallback set', () => {
-    const result = route(catalog, request({ model: named, vendors: ['vendor-1', 'vendor-7'] }));
+  it('svc.vendors restricts the fallback set', async () => {
+    const result = (await route(request({ model: named, vendors: ['vendor-1', 'vendor-7'] })));
     for (const candidate of result.candidates) expect(['vendor-1', 'vendor-7']).toContain(candidate.vendor);
   });
 
-  it('an unknown model is 404 model_not_found', () => {
-    expect(failure(() => route(catalog, request({ model: 'vendor-1/nope' })))).toMatchObject({ code: 'model_not_found', status: 404, param: 'model' });
+  it('an unknown model is 404 model_not_found', async () => {
+    expect(await failure(route(request({ model: 'vendor-1/nope' })))).toMatchObject({ code: 'model_not_found', status: 404, param: 'model' });
   });
 
   it.each([
@@ -73,21 +77,21 @@ describe('named models', () => {
     ['organization', { organization_disabled: [named] }],
     ['project', { project_disabled: [named] }],
     ['key', { key_allowed: ['vendor-1/orion-5'] }],
-  ])('a model forbidden at the %s level is 404 model_not_found', (_level, access) => {
-    const error = failure(() => route(catalog, request({ model: named, access: { ...base.access!, ...access } })));
+  ])('a model forbidden at the %s level is 404 model_not_found', async (_level, access) => {
+    const error = await failure(route(request({ model: named, access: { ...base.access!, ...access } })));
     expect(error.code).toBe('model_not_found');
   });
 
-  it('a named model that cannot take what is asked, with fallback none, is 503 no_provider_available', () => {
+  it('a named model that cannot take what is asked, with fallback none, is 503 no_provider_available', async () => {
     const noTools = catalog.chatModels.find((model) => !model.capabilities.tools && !model.named_only)!;
-    const error = failure(() => route(catalog, request({ model: noTools.id, fallback: 'none', needs: { ...base.needs!, tools: true } })));
+    const error = await failure(route(request({ model: noTools.id, fallback: 'none', needs: { ...base.needs!, tools: true } })));
     expect([error.code, error.status]).toEqual(['no_provider_available', 503]);
   });
 });
 
-describe('auto (earlier rule)', () => {
-  it('an omitted model means auto, with the plain auto line', () => {
-    const result = route(catalog, request({ model: '' }));
+describe('auto without a classifier (earlier rule)', () => {
+  it('an omitted model means auto, with the plain auto line', async () => {
+    const result = (await route(request({ model: '' })));
     expect(result.auto).toBe(true);
     expect(result.routing?.line).toBe('auto');
   });
@@ -96,28 +100,63 @@ describe('auto (earlier rule)', () => {
     ['auto/cheap', 'cheap'],
     ['auto/balanced', 'balanced'],
     ['auto/best', 'best'],
-  ])('%s reports line %s', (model, line) => {
-    expect(route(catalog, request({ model })).routing?.line).toBe(line);
+  ])('%s reports line %s', async (model, line) => {
+    expect((await route(request({ model }))).routing?.line).toBe(line);
   });
 
-  it('picks only models enabled for the key', () => {
+  it('picks only models enabled for the key', async () => {
     const allowed = ['vendor-6/deep-v3.2', 'vendor-1/orion-5'];
-    for (const candidate of route(catalog, request({ model: 'auto', access: { ...base.access!, key_allowed: allowed } })).candidates) expect(allowed).toContain(candidate.model);
+    for (const candidate of (await route(request({ model: 'auto', access: { ...base.access!, key_allowed: allowed } }))).candidates) expect(allowed).toContain(candidate.model);
   });
 
-  it('picks only free models for an organization on the Free plan', () => {
-    for (const candidate of route(catalog, request({ model: 'auto', free_plan: true })).candidates) expect(catalog.chatModel(candidate.model)!.free).toBe(true);
+  it('picks only free models for an organization on the Free plan', async () => {
+    for (const candidate of (await route(request({ model: 'auto', free_plan: true }))).candidates) expect(catalog.chatModel(candidate.model)!.free).toBe(true);
   });
 
-  it('respects what the request needs', () => {
-    for (const candidate of route(catalog, request({ model: 'auto', needs: { ...base.needs!, tools: true, json_schema: true } })).candidates) {
+  it('respects what the request needs', async () => {
+    for (const candidate of (await route(request({ model: 'auto', needs: { ...base.needs!, tools: true, json_schema: true } }))).candidates) {
       expect(catalog.chatModel(candidate.model)!.capabilities).toMatchObject({ tools: true, json_schema: true });
     }
   });
 
-  it('no usable model is 400 no_model_allowed naming the level to check', () => {
-    const error = failure(() => route(catalog, request({ model: 'auto', access: { ...base.access!, key_allowed: ['vendor-8/decision-1.13.0'] } })));
+  it('no usable model is 400 no_model_allowed naming the level to check', async () => {
+    const error = await failure(route(request({ model: 'auto', access: { ...base.access!, key_allowed: ['vendor-8/decision-1.13.0'] } })));
     expect([error.code, error.status]).toEqual(['no_model_allowed', 400]);
     expect(error.message).toContain('key level');
+  });
+});
+
+describe('auto on the committed catalog (hand-derived from its skill table)', () => {
+  // code:debugging, medium band, 29 scored models: floor none needs 0.60, so the cheapest
+  // reaching it is orion-nano-5 (0.66 at blended 0.3125); breeze-small-3.2 (0.42) is cheaper but
+  // below. Floor middle (upper two thirds: the 20th best score, 0.71) gives deep-v3.2 (0.75 at
+  // 0.385). Floor top (upper third: the 10th best, 0.86) gives quill-3-coder-480b (0.93 at 1.3).
+  const scripted = createRouter({ catalog, classifier: scriptedClassifier() });
+  it.each([
+    ['auto', 'code:debugging d3', 'none', 'vendor-1/orion-nano-5'],
+    ['auto/cheap', 'code:debugging d3', 'none', 'vendor-1/orion-nano-5'],
+    ['auto/balanced', 'code:debugging d3', 'middle', 'vendor-6/deep-v3.2'],
+    ['auto', 'code:debugging d3 high', 'middle', 'vendor-6/deep-v3.2'],
+    ['auto/best', 'code:debugging d3', 'top', 'vendor-6/quill-3-coder-480b'],
+    ['auto/balanced', 'code:debugging d3 high', 'top', 'vendor-6/quill-3-coder-480b'],
+  ])('%s, %s -> floor %s, %s', async (model, user, floor, pick) => {
+    const result = await scripted.route(request({ model, messages: [{ role: 'user', text: user }] }));
+    expect(result.candidates[0].model).toBe(pick);
+    expect(result.routing).toMatchObject({ floor, cell: 'code:debugging/medium' });
+  });
+
+  it('every auto pick, for every kind of work, band and line, is auto-eligible and within the key', async () => {
+    const allowed = catalog.chatModels.filter((model) => model.vendor !== 'vendor-1').map((model) => model.id);
+    for (const task of ['summarization', 'code:debugging', 'math', 'other', 'translation']) {
+      for (const difficulty of [1, 3, 4, 5]) {
+        for (const model of ['auto', 'auto/balanced', 'auto/best']) {
+          const result = await scripted.route(request({ model, access: { ...base.access!, key_allowed: allowed }, messages: [{ role: 'user', text: `${task} d${difficulty}` }] }));
+          for (const candidate of result.candidates) {
+            expect(catalog.isAutoEligible(candidate.model)).toBe(true);
+            expect(candidate.vendor).not.toBe('vendor-1');
+          }
+        }
+      }
+    }
   });
 });

@@ -1,10 +1,218 @@
-import type { Catalog } from '@svc/catalog';
-import type { RouteRequest__Output as RouteRequest, RouteResponse } from '@svc/protos';
-import { routeAuto } from './route-auto';
-import { routeNamed } from './route-named';
+import { LINES, type Band, type Catalog, type ChatModel, type Line } from '@svc/catalog';
+import type { RouteRequest__Output as RouteRequest } from '@svc/protos';
+import type { Classification, ClassifyInput } from '../classifier';
+import { NO_JOB, autoEligible, autoResponse, paidWouldUse } from './route-auto';
+import { routeNamed, type RouteResult } from './route-named';
+import { FLOORS, MAX_CANDIDATES, jobFrom, pickAuto, type AutoPick, type Job } from './policy';
+import {
+  SESSION_TTL_MS,
+  WARM_CACHE_MS,
+  detectTrigger,
+  readTurn,
+  sessionKey,
+  type SessionState,
+  type SessionStore,
+  type Trigger,
+} from './sessions';
+import { estimateCall, warmIsCheaper } from './sticky';
 
-/** A request names a catalog model or one of the four virtual ids; omitted means auto. */
-export function route(catalog: Catalog, request: RouteRequest): RouteResponse {
-  const model = request.model || 'auto';
-  return catalog.isVirtual(model) ? routeAuto(catalog, { ...request, model }) : routeNamed(catalog, request);
+export interface WarnLogger {
+  warn(message: string, meta?: Record<string, unknown>): unknown;
+}
+
+export interface RouterDeps {
+  catalog: Catalog;
+  /** The in-process classifier (loadClassifier()); without one every auto job goes by the earlier rule. */
+  classifier?: { classify(input: ClassifyInput): Classification; readonly meta?: Readonly<Record<string, unknown>> };
+  /** Session state; without it every auto call is a first call. */
+  sessions?: SessionStore;
+  /** Clock in ms since the epoch (tests move it). */
+  now?: () => number;
+  logger?: WarnLogger;
+  /** Longest wait for the session store before routing goes on without it (fail open). */
+  sessionTimeoutMs?: number;
+}
+
+export interface Router {
+  route(request: RouteRequest): Promise<RouteResult>;
+}
+
+export const DEFAULT_SESSION_TIMEOUT_MS = 50;
+
+/** routing.classifier: the trained model's id, versioned by the corpus its weights came from. */
+export function classifierId(meta: Readonly<Record<string, unknown>> | undefined): string {
+  const corpus = typeof meta?.corpus_sha256 === 'string' ? meta.corpus_sha256.slice(0, 8) : '';
+  return corpus ? `svc-router-classifier/1@${corpus}` : 'svc-router-classifier/1';
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`session store: no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The job stored with a session decision (cache_hit reuses it without classifying). */
+function jobFromState(state: SessionState): Job | undefined {
+  if (!state.band) return undefined;
+  return {
+    taskType: state.task_type,
+    difficulty: state.difficulty,
+    band: state.band as Band,
+    stakes: state.stakes === 'high' ? 'high' : 'normal',
+    biased: state.biased,
+    confidence: state.confidence,
+    reason: '',
+  };
+}
+
+/** The stored decision as an AutoPick whose first candidate is the kept model. */
+function reusedPick(state: SessionState, kept: ChatModel, fresh: AutoPick): AutoPick {
+  return {
+    rule: state.rule,
+    models: [kept, ...fresh.models.filter((model) => model.id !== kept.id)].slice(0, MAX_CANDIDATES),
+    task: state.task,
+    floor: state.rule === 'skills' && (FLOORS as readonly string[]).includes(state.floor ?? '') ? (state.floor as AutoPick['floor']) : undefined,
+    cell: state.band ? `${state.task}/${state.band}` : undefined,
+    meetsFloor: fresh.meetsFloor,
+  };
+}
+
+/** The job, or undefined when there is nothing to classify or the classifier failed. */
+type Classify = (request: RouteRequest) => Job | undefined;
+
+export function createRouter(deps: RouterDeps): Router {
+  const { catalog } = deps;
+  const now = deps.now ?? Date.now;
+  const timeoutMs = deps.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+  const classifierName = deps.classifier ? classifierId(deps.classifier.meta) : '';
+  let lastWarning = -Infinity;
+  const warn = (message: string, error: unknown) => {
+    // At most one warning per 10 s: a Redis outage must not flood the log.
+    const at = Date.now();
+    if (at - lastWarning < 10_000) return;
+    lastWarning = at;
+    deps.logger?.warn(message, { err: error });
+  };
+
+  const classify: Classify = (request) => {
+    const messages = request.messages ?? [];
+    if (!deps.classifier || (!request.system_prompt && !messages.some((message) => message.text))) return undefined;
+    try {
+      const result = deps.classifier.classify({ system: request.system_prompt || undefined, messages: messages.map((m) => ({ role: m.role, content: m.text })) });
+      return jobFrom(result);
+    } catch (error) {
+      warn('classifier failed; routing by the earlier rule', error);
+      return undefined;
+    }
+  };
+
+  async function readState(key: string | undefined, at: number): Promise<SessionState | undefined> {
+    if (!key || !deps.sessions) return undefined;
+    try {
+      const state = await withTimeout(deps.sessions.read(key), timeoutMs);
+      // Expired by the router's clock even if Redis still holds it (tests move the clock).
+      return state && at - state.last_ms < SESSION_TTL_MS ? state : undefined;
+    } catch (error) {
+      warn('session state unreadable; routing as a first call', error);
+      return undefined;
+    }
+  }
+
+  async function writeState(key: string | undefined, state: SessionState): Promise<void> {
+    if (!key || !deps.sessions) return;
+    try {
+      await withTimeout(deps.sessions.write(key, state), timeoutMs);
+    } catch (error) {
+      warn('session state not written', error);
+    }
+  }
+
+  async function routeAuto(request: RouteRequest, line: Line): Promise<RouteResult> {
+    const eligible = autoEligible(catalog, request);
+    const messages = request.messages ?? [];
+    const at = now();
+    const key = deps.sessions ? sessionKey(request) : undefined;
+    const prior = await readState(key, at);
+    const turn = readTurn(messages);
+    const decision = detectTrigger(prior, turn, line, at);
+    const trigger: Trigger = decision.trigger;
+
+    let job: Job | undefined;
+    let extraSteps = decision.extraSteps;
+    let reason: string;
+    let pick: AutoPick;
+    let sticky: { model: string; cold_pick: string } | undefined;
+
+    if (!decision.classify && prior) {
+      // cache_hit: the session's decision is reused, nothing is classified.
+      job = jobFromState(prior);
+      extraSteps = prior.signal_steps ?? 0;
+      const fresh = pickAuto(catalog, eligible, line, job ?? NO_JOB, extraSteps);
+      const kept = eligible.find((model) => model.id === prior.model);
+      pick = kept ? reusedPick(prior, kept, fresh) : fresh;
+      reason = `Same human message as the previous call: the session's decision is reused${prior.task_type ? ` (${prior.task_type}, difficulty ${prior.difficulty})` : ''}.`;
+    } else {
+      job = classify(request);
+      reason = job?.reason ?? '';
+      pick = pickAuto(catalog, eligible, line, job ?? NO_JOB, extraSteps);
+      const cold = pick.models[0];
+      const mayStay = trigger === 'new_human_message' || trigger === 'low_confidence_prior';
+      if (prior && mayStay && prior.model !== cold.id && at - prior.last_ms <= WARM_CACHE_MS) {
+        const warm = eligible.find((model) => model.id === prior.model);
+        const estimate = estimateCall(request.needs?.input_tokens ?? 0, request.system_prompt ?? '', messages);
+        if (warm && pick.meetsFloor(warm) && warmIsCheaper(catalog, warm, cold, estimate)) {
+          pick = { ...pick, models: [warm, ...pick.models.filter((model) => model.id !== warm.id)].slice(0, MAX_CANDIDATES) };
+          sticky = { model: warm.id, cold_pick: cold.id };
+        }
+      }
+    }
+
+    const chosen = pick.models[0];
+    await writeState(key, {
+      v: 1,
+      line,
+      model: chosen.id,
+      rule: pick.rule,
+      task: pick.task,
+      task_type: job?.taskType,
+      floor: pick.floor,
+      difficulty: job?.difficulty ?? 0,
+      band: job?.band,
+      stakes: job?.stakes,
+      biased: job?.biased ?? false,
+      confidence: job?.confidence ?? 0,
+      signal_steps: extraSteps,
+      turns: (prior?.turns ?? 0) + 1,
+      tool_failures: turn.toolFailures,
+      decided_ms: decision.classify || !prior ? at : prior.decided_ms,
+      last_ms: at,
+      last_user: turn.lastUserTail,
+    });
+
+    return autoResponse(
+      {
+        line,
+        job,
+        pick,
+        candidates: pick.models,
+        trigger,
+        classifier: job ? classifierName : '',
+        reason,
+        sticky,
+        paidWouldUse: paidWouldUse(catalog, request, line, job ?? NO_JOB, extraSteps, chosen.id),
+      },
+      request.reasoning_effort ?? '',
+    );
+  }
+
+  return {
+    /** A request names a catalog model or one of the four virtual ids; omitted means auto. */
+    async route(request) {
+      const model = request.model || 'auto';
+      if (!catalog.isVirtual(model)) return routeNamed(catalog, request);
+      return routeAuto({ ...request, model }, LINES[model]);
+    },
+  };
 }
