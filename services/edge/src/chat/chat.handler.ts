@@ -166,7 +166,7 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
     const provider = resolveProvider(scope.deps.catalog, model, scope.deps.simUrl, scope.deps.vendorKeys);
     if (!provider) continue;
     attempts += 1;
-    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model, await cache.forModel(model, provider.vendor)), attempts };
+    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model, await cache.forModel(model, provider.vendor), scope.route.effort), attempts };
     try {
       return { value: await run(attempt, attemptSignal(scope, model)), attempt };
     } catch (error) {
@@ -187,7 +187,16 @@ function callHeaders(scope: CallScope, provider: ResolvedProvider): Record<strin
   return scope.deps.forwardSimHeaders && provider.simulated ? simulatorHeaders(scope.req.headers) : undefined;
 }
 
-function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopReason: string): { svc: Record<string, unknown>; cost: ReturnType<typeof priceCall> } {
+/**
+ * Spec: a reasoning model that spends its whole output budget thinking returns an empty answer
+ * with `length`; svc.no_answer says what happened and what to change, and the call is not billed.
+ */
+export function noAnswerOf(finishReason: string, content: string | null, toolCalls: number, usage: Usage, maxTokens: number): string | undefined {
+  if (finishReason !== 'length' || (content ?? '') !== '' || toolCalls > 0 || !(usage.reasoningTokens && usage.reasoningTokens > 0)) return undefined;
+  return `The output budget (max_tokens ${maxTokens}) was spent on reasoning before any answer was written. Raise max_tokens or lower reasoning_effort.`;
+}
+
+function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopReason: string, noAnswer?: string): { svc: Record<string, unknown>; cost: ReturnType<typeof priceCall> } {
   const { deps, key, auto, input } = scope;
   const plan = key.plan === 'free' ? 'free' : 'paid';
   const cost = priceCall({
@@ -197,6 +206,7 @@ function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopR
     callFeeMicros: auto ? deps.catalog.data.auto_call_fee_micros : 0,
     byok: false,
   });
+  if (noAnswer) Object.assign(cost, { vendor_micros: 0, service_fee_micros: 0, call_fee_micros: 0, cost_micros: 0 });
   const costObject: Record<string, unknown> = {
     vendor_micros: cost.vendor_micros,
     service_fee_micros: cost.service_fee_micros,
@@ -212,6 +222,7 @@ function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopR
     vendor: attempt.model.vendor,
     model_served: attempt.model.id,
     routing: renderRouting(scope.route.routing),
+    reasoning: attempt.prepared.reasoning,
     cost_micros: cost.cost_micros,
     cost: costObject,
     cache: { read_tokens: usage.cachedTokens, write_tokens: usage.cacheWriteTokens, ttl_applied: usage.cacheWriteTokens > 0 || usage.cachedTokens > 0 ? attempt.prepared.cacheTtl : '' },
@@ -220,6 +231,7 @@ function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopR
     ignored_parameters: input.ignoredParameters,
     dropped_parameters: attempt.prepared.dropped,
     attempts: attempt.attempts,
+    no_answer: noAnswer,
     tier: { requested: 'standard', applied: 'standard' },
   });
   // cache and tier are always present (RULINGS 2), even when empty-looking.
@@ -295,11 +307,12 @@ async function unaryChat(scope: CallScope): Promise<void> {
     }
   }
   const head: CompletionHead = { id: scope.completionId, created: Math.floor(Date.now() / 1000), model: attempt.model.id };
-  const { svc, cost } = svcObject(scope, attempt, result.usage, result.vendorStopReason);
+  const noAnswer = noAnswerOf(result.finishReason, result.content, result.toolCalls.length, result.usage, attempt.prepared.request.maxTokens);
+  const { svc, cost } = svcObject(scope, attempt, result.usage, result.vendorStopReason, noAnswer);
   await refund(scope, result.usage.inputTokens + result.usage.outputTokens, res);
-  // A disconnected non-streamed call costs nothing (spec: Long calls 6).
+  // A disconnected non-streamed call costs nothing (spec: Long calls 6), nor does one with no answer.
   if (scope.signal.aborted) return;
-  await settle(scope, attempt, result.usage, cost);
+  if (!noAnswer) await settle(scope, attempt, result.usage, cost);
   if (committed) {
     res.end(JSON.stringify(renderCompletion(head, result, svc)));
     return;
@@ -433,14 +446,18 @@ async function pumpStream(scope: CallScope, opened: Awaited<ReturnType<typeof op
   let finishReason: string = 'stop';
   let vendorStopReason = '';
   let usage: Usage | undefined;
+  let sawContent = false;
+  let toolCalls = 0;
   const handle = (event: StreamEvent) => {
     switch (event.type) {
       case 'text': {
+        sawContent ||= event.delta.length > 0;
         const text = cutter ? cutter.push(event.delta) : event.delta;
         if (text) send(renderChunk(head, { content: text }));
         break;
       }
       case 'tool_call_start':
+        toolCalls += 1;
         send(renderChunk(head, { tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] }));
         break;
       case 'tool_call_delta':
@@ -467,9 +484,10 @@ async function pumpStream(scope: CallScope, opened: Awaited<ReturnType<typeof op
       if (cutter.done) finishReason = 'stop';
     }
     const finalUsage = usage ?? { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0 };
-    const { svc, cost } = svcObject(scope, attempt, finalUsage, vendorStopReason);
+    const noAnswer = noAnswerOf(finishReason, sawContent ? 'x' : '', toolCalls, finalUsage, attempt.prepared.request.maxTokens);
+    const { svc, cost } = svcObject(scope, attempt, finalUsage, vendorStopReason, noAnswer);
     send(renderChunk(head, {}, finishReason));
-    await settle(scope, attempt, finalUsage, cost);
+    if (!noAnswer) await settle(scope, attempt, finalUsage, cost);
     await refund(scope, finalUsage.inputTokens + finalUsage.outputTokens);
     send(renderUsageChunk(head, finalUsage, svc));
     res.write('data: [DONE]\n\n');

@@ -1,5 +1,5 @@
 import type { ChatModel } from '@svc/catalog';
-import type { ChatRequest } from '@svc/vendors';
+import { mapReasoning, type ChatRequest } from '@svc/vendors';
 import type { ChatRequestInput } from './request';
 import type { CacheDecision } from './cache-policy';
 
@@ -13,13 +13,18 @@ export interface Prepared {
   cutStops?: string[];
   /** svc.cache.ttl_applied once the vendor wrote or read, and the write price (cache-policy.ts). */
   cacheTtl: '5m' | '1h' | '';
+  /** svc.reasoning: the level sent (omitted if none) and what the model's own control applied. */
+  reasoning: { requested?: string; applied: string };
 }
 
 /**
  * The vendor request for one candidate model (max_tokens lowered to the model's max output),
  * with the prompt-cache decision for that model (request.cache.ttl; planCache in cache-policy.ts).
  */
-export function prepareForModel(input: ChatRequestInput, model: ChatModel, cache: Pick<CacheDecision, 'ttl' | 'ttlApplied'>): Prepared {
+export function prepareForModel(input: ChatRequestInput, model: ChatModel, cache: Pick<CacheDecision, 'ttl' | 'ttlApplied'>, routedEffort?: string): Prepared {
+  // reasoning_effort as sent wins; under auto the router's effort is the level sent.
+  const requestedEffort = input.reasoningEffort ?? (routedEffort || undefined);
+  const reasoning = mapReasoning(model, requestedEffort);
   const dropped: string[] = [];
   const keep = (name: 'temperature' | 'top_p', value: number | undefined) => {
     if (value === undefined) return undefined;
@@ -46,7 +51,14 @@ export function prepareForModel(input: ChatRequestInput, model: ChatModel, cache
     metadata: input.metadata,
     user: input.user,
   };
-  return { request, dropped, cutStops: model.native_stop ? undefined : input.stop, cacheTtl: cache.ttlApplied };
+  if (reasoning.vendor) request.reasoning = reasoning.vendor;
+  return {
+    request,
+    dropped,
+    cutStops: model.native_stop ? undefined : input.stop,
+    cacheTtl: cache.ttlApplied,
+    reasoning: requestedEffort ? { requested: requestedEffort, applied: reasoning.applied } : { applied: reasoning.applied },
+  };
 }
 
 /** Cuts text at the first stop sequence (for vendors without native stop support). */
