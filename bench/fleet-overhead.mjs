@@ -81,6 +81,22 @@ async function main() {
     process.stdout.write(`  through the fleet    : p50 ${ms(st.p50)}  p99 ${ms(st.p99)}\n`);
     process.stdout.write(`  added (median of pairs ${ms(summarize(added).p50)}; p50 difference ${ms(st.p50 - sd.p50)}; p99 difference ${ms(st.p99 - sd.p99)})\n`);
 
+    // Auto against named, same run, interleaved: what classification, the session read/write and
+    // the auto line's routing add on top of a named call.
+    const autoBody = JSON.stringify({ model: 'auto', max_tokens: 16, messages: [{ role: 'user', content: 'Summarize the following paragraph in one sentence: the committee met twice and agreed on the budget.' }] });
+    const named = [];
+    const autos = [];
+    const directAgain = [];
+    for (let i = 0; i < Math.min(REQUESTS, 1000); i += 1) {
+      directAgain.push(await timed(directUrl, directHeaders, directBody));
+      named.push(await timed(edgeUrl, edgeHeaders, body));
+      autos.push(await timed(edgeUrl, edgeHeaders, autoBody));
+    }
+    const sn = summarize(named);
+    const sau = summarize(autos);
+    const sd2 = summarize(directAgain);
+    process.stdout.write(`auto vs named (interleaved): named p50 ${ms(sn.p50)} p99 ${ms(sn.p99)}; auto p50 ${ms(sau.p50)} p99 ${ms(sau.p99)}; auto adds ${ms(sau.p50 - sn.p50)} over named, ${ms(sau.p50 - sd2.p50)} over direct (p50)\n`);
+
     const streamBody = JSON.stringify({ model: MODEL, max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'benchmark' }] });
     const directStream = JSON.stringify({ model: 'orion-mini-5', max_completion_tokens: 16, stream: true, messages: [{ role: 'user', content: 'benchmark' }] });
     const ttfbDirect = [];
