@@ -14,9 +14,14 @@ async function main() {
   const env = { ...process.env, ...envFor('development'), NODE_ENV: 'development', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
   const seeded = seedDevelopment(env, baseUrl);
   const { startFleet } = require(join(root, 'libs/fleet/dist/index.js'));
+  // `npm start -- --replicas N`: N edges behind a local round-robin balancer on the edge port,
+  // N routers and N billings reached in turn by every edge.
+  const replicasArg = process.argv.indexOf('--replicas');
+  const replicas = replicasArg > 0 ? Math.max(1, Number(process.argv[replicasArg + 1]) || 1) : 1;
   const fleet = await startFleet({
     root,
     env,
+    replicas: { edge: replicas, router: replicas, billing: replicas },
     ports: { edge: port, router: 50051, billing: 50052, conversations: 50053, batch: 50054, vendorSim: 8090, workersHealth: 8081 },
     logDir: join(root, '.svc', 'logs'),
     restart: true,

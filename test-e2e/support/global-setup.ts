@@ -10,11 +10,16 @@ import { ROOT, type FleetState } from './fleet-state';
  * writes where to reach it for the test files.
  */
 export default async function globalSetup(): Promise<void> {
+  // A vhost of this run's own: fleets of concurrent runs never consume each other's queues.
+  const vhost = `svc_e2e_${process.pid}`;
+  execFileSync('rabbitmqctl', ['add_vhost', vhost], { stdio: 'ignore' });
+  execFileSync('rabbitmqctl', ['set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'], { stdio: 'ignore' });
+  (globalThis as { __svcVhost?: string }).__svcVhost = vhost;
   const env: Record<string, string> = {
     DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/svc_e2e',
     REDIS_URL: 'redis://127.0.0.1:6379/0',
     REDIS_KEY_PREFIX: `svce2e:${process.pid}:`,
-    AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672/svc_e2e',
+    AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}`,
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     SHUTDOWN_GRACE_MS: '10000',

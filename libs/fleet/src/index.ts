@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -31,6 +31,12 @@ export interface FleetOptions {
   serviceEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
   /** Per-service node flags (e.g. --cpu-prof for profiling a benchmark run). */
   nodeArgs?: Partial<Record<ServiceName, string[]>>;
+  /**
+   * Replicas of the stateless services on one machine. Edges sit behind a round-robin TCP
+   * balancer on the edge port; every edge reaches all router and billing replicas (gRPC
+   * round-robin over their addresses).
+   */
+  replicas?: Partial<Record<'edge' | 'router' | 'billing', number>>;
   /** Where each service's output goes (one file per service); undefined = inherit stdio. */
   logDir?: string;
   /** Restart crashed services (the dev supervisor); tests turn it off to see crashes. */
@@ -39,10 +45,22 @@ export interface FleetOptions {
   startTimeoutMs?: number;
 }
 
+export interface FleetInstance {
+  service: ServiceName;
+  index: number;
+  port: number;
+  /** `edge`, `edge#2`, ... */
+  name: string;
+}
+
 export interface Fleet {
   ports: FleetPorts;
   baseUrl: string;
   processes: Map<ServiceName, ChildProcess>;
+  /** Every process, replicas included, with its own port. */
+  instances: FleetInstance[];
+  /** The current process of one instance (replicas restart under the same name). */
+  processOf(name: string): ChildProcess | undefined;
   /** Sends a signal to one service's current process. */
   signal(service: ServiceName, signal: NodeJS.Signals): void;
   stop(): Promise<void>;
@@ -108,15 +126,44 @@ function portOf(service: ServiceName, ports: FleetPorts): number {
   }
 }
 
+/** A round-robin TCP balancer: each new connection goes to the next target. */
+function startBalancer(port: number, targets: () => number[]): Promise<Server> {
+  let next = 0;
+  const server = createServer((client: Socket) => {
+    const ports = targets();
+    const target = ports[next++ % ports.length];
+    const upstream = connect({ port: target, host: '127.0.0.1' });
+    client.pipe(upstream).pipe(client);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', close);
+    upstream.on('error', close);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const root = resolve(options.root);
   const ports = await resolvePorts(options.ports);
   const say = options.onEvent ?? (() => undefined);
+  const count = (service: 'edge' | 'router' | 'billing') => Math.max(1, options.replicas?.[service] ?? 1);
+  const instances: FleetInstance[] = [];
+  for (const service of SERVICE_NAMES) {
+    const replicas = service === 'edge' || service === 'router' || service === 'billing' ? count(service) : 1;
+    for (let index = 0; index < replicas; index += 1) {
+      // With several edges the edge port belongs to the balancer; every edge gets a port of its own.
+      const port = service === 'edge' && replicas > 1 ? await freePort() : index === 0 ? portOf(service, ports) : await freePort();
+      instances.push({ service, index, port, name: index === 0 ? service : `${service}#${index + 1}` });
+    }
+  }
+  const addresses = (service: ServiceName) => instances.filter((instance) => instance.service === service).map((instance) => `127.0.0.1:${instance.port}`).join(',');
   const shared: NodeJS.ProcessEnv = {
     ...options.env,
-    EDGE_PORT: String(ports.edge),
-    ROUTER_PORT: String(ports.router),
-    BILLING_PORT: String(ports.billing),
     CONVERSATIONS_PORT: String(ports.conversations),
     BATCH_PORT: String(ports.batch),
     VENDOR_SIM_PORT: String(ports.vendorSim),
@@ -127,57 +174,73 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     CONVERSATIONS_HOST: '127.0.0.1',
     BATCH_HOST: '127.0.0.1',
     WORKERS_HOST: '127.0.0.1',
-    ROUTER_ADDR: `127.0.0.1:${ports.router}`,
-    BILLING_ADDR: `127.0.0.1:${ports.billing}`,
+    ROUTER_ADDR: addresses('router'),
+    BILLING_ADDR: addresses('billing'),
     CONVERSATIONS_ADDR: `127.0.0.1:${ports.conversations}`,
     BATCH_ADDR: `127.0.0.1:${ports.batch}`,
     VENDOR_SIM_URL: `http://127.0.0.1:${ports.vendorSim}`,
     // One machine, many services: metrics ports only where asked for.
     METRICS_PORT: options.env.METRICS_PORT ?? '0',
   };
+  const ownPort = (instance: FleetInstance): NodeJS.ProcessEnv => {
+    switch (instance.service) {
+      case 'edge':
+        return { EDGE_PORT: String(instance.port) };
+      case 'router':
+        return { ROUTER_PORT: String(instance.port) };
+      case 'billing':
+        return { BILLING_PORT: String(instance.port) };
+      default:
+        return {};
+    }
+  };
   if (options.logDir) mkdirSync(options.logDir, { recursive: true });
-  const processes = new Map<ServiceName, ChildProcess>();
-  const logs = new Map<ServiceName, WriteStream>();
+  const processes = new Map<string, ChildProcess>();
+  const logs = new Map<string, WriteStream>();
   let stopping = false;
+  let balancer: Server | undefined;
 
-  const launch = (service: ServiceName, restarts: number): ChildProcess => {
-    const child = spawn(process.execPath, [...(options.nodeArgs?.[service] ?? []), join(root, 'services', service, 'dist', 'main.js')], {
+  const launch = (instance: FleetInstance, restarts: number): ChildProcess => {
+    const child = spawn(process.execPath, [...(options.nodeArgs?.[instance.service] ?? []), join(root, 'services', instance.service, 'dist', 'main.js')], {
       cwd: root,
-      env: { ...shared, ...(options.serviceEnv?.[service] ?? {}) },
+      env: { ...shared, ...ownPort(instance), ...(options.serviceEnv?.[instance.service] ?? {}) },
       stdio: options.logDir ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     if (options.logDir) {
-      let log = logs.get(service);
+      let log = logs.get(instance.name);
       if (!log) {
-        log = createWriteStream(join(options.logDir, `${service}.log`), { flags: 'a' });
-        logs.set(service, log);
+        log = createWriteStream(join(options.logDir, `${instance.name.replace('#', '-')}.log`), { flags: 'a' });
+        logs.set(instance.name, log);
       }
       child.stdout?.pipe(log, { end: false });
       child.stderr?.pipe(log, { end: false });
     }
-    processes.set(service, child);
+    processes.set(instance.name, child);
     child.on('exit', (code, signal) => {
-      if (stopping || processes.get(service) !== child) return;
-      say(`${service} exited (${signal ?? code})`);
+      if (stopping || processes.get(instance.name) !== child) return;
+      say(`${instance.name} exited (${signal ?? code})`);
       if (options.restart === false) return;
       const delay = Math.min(10_000, 250 * 2 ** Math.min(restarts, 6));
       setTimeout(() => {
         if (stopping) return;
-        say(`restarting ${service}`);
-        launch(service, restarts + 1);
+        say(`restarting ${instance.name}`);
+        launch(instance, restarts + 1);
       }, delay);
     });
     return child;
   };
 
-  const order: ServiceName[][] = [['vendor-sim', 'billing', 'router', 'conversations', 'batch', 'workers'], ['edge']];
+  const byService = new Map<ServiceName, ChildProcess>();
   const fleet: Fleet = {
     ports,
     baseUrl: `http://127.0.0.1:${ports.edge}/v1`,
-    processes,
+    processes: byService,
+    instances,
+    processOf: (name) => processes.get(name),
     signal: (service, signal) => processes.get(service)?.kill(signal),
     stop: async () => {
       stopping = true;
+      balancer?.close();
       const exits = [...processes.values()].filter((child) => child.exitCode === null && child.signalCode === null).map((child) => new Promise<void>((done) => {
         const force = setTimeout(() => child.kill('SIGKILL'), 30_000);
         child.once('exit', () => {
@@ -191,14 +254,23 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     },
   };
   try {
-    for (const group of order) {
+    for (const group of [instances.filter((instance) => instance.service !== 'edge'), instances.filter((instance) => instance.service === 'edge')]) {
       await Promise.all(
-        group.map(async (service) => {
-          const child = launch(service, 0);
-          await waitForPort(portOf(service, ports), options.startTimeoutMs ?? 30_000, () => child.exitCode === null);
-          say(`${service} ready on ${portOf(service, ports)}`);
+        group.map(async (instance) => {
+          const child = launch(instance, 0);
+          await waitForPort(instance.port, options.startTimeoutMs ?? 30_000, () => child.exitCode === null);
+          say(`${instance.name} ready on ${instance.port}`);
         }),
       );
+    }
+    const edges = instances.filter((instance) => instance.service === 'edge');
+    if (edges.length > 1) {
+      balancer = await startBalancer(ports.edge, () => edges.map((edge) => edge.port));
+      say(`edge balancer on ${ports.edge} → ${edges.map((edge) => edge.port).join(', ')}`);
+    }
+    for (const service of SERVICE_NAMES) {
+      const child = processes.get(service);
+      if (child) byService.set(service, child);
     }
   } catch (error) {
     await fleet.stop();

@@ -97,7 +97,20 @@ export const CLIENT_OPTIONS: grpc.ChannelOptions = {
   'grpc.enable_retries': 1,
   'grpc.max_receive_message_length': 64 * 1024 * 1024,
   'grpc.max_send_message_length': 64 * 1024 * 1024,
+  // Several addresses (`ipv4:10.0.0.1:50051,10.0.0.2:50051`, or a DNS name with several records
+  // such as a headless Service) are used in turn rather than pinning one replica.
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
 };
+
+/**
+ * A peer address as configured: `host:port`, a comma-separated list of `host:port` (one machine,
+ * several replicas) turned into grpc's static `ipv4:` target, or any grpc target (`dns:///…`).
+ */
+export function grpcTarget(address: string): string {
+  const parts = address.split(',').map((part) => part.trim()).filter(Boolean);
+  if (parts.length <= 1) return address;
+  return `ipv4:${parts.join(',')}`;
+}
 
 export function insecure(): grpc.ChannelCredentials {
   return grpc.credentials.createInsecure();
