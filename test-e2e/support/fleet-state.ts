@@ -26,6 +26,12 @@ export function admin<T = Record<string, unknown>>(...args: string[]): T {
   return JSON.parse(out.trim().split('\n').pop() as string) as T;
 }
 
+/** The admin CLI against the e2e environment with some variables replaced (a fleet of a test's own). */
+export function adminWithEnv<T = Record<string, unknown>>(overrides: Record<string, string>, ...args: string[]): T {
+  const out = execFileSync(process.execPath, [join(ROOT, 'services/billing/dist/cli/admin.js'), ...args, '--json'], { env: { ...process.env, ...fleetState().env, ...overrides }, encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop() as string) as T;
+}
+
 /** A fresh organization with credit and a key with the given extra `key create` flags. */
 export function newOrganization(options: { credit?: string; plan?: 'paid' | 'free'; keyFlags?: string[] } = {}): { organizationId: string; apiKey: string; keyId: string } {
   const org = admin<{ organization_id: string }>('org', 'create', '--name', `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, '--plan', options.plan ?? 'paid', '--credit', options.credit ?? '10000000');
@@ -34,7 +40,7 @@ export function newOrganization(options: { credit?: string; plan?: 'paid' | 'fre
 }
 
 /** Starts one more edge process against the running fleet (a second replica), with overrides. */
-export async function spawnEdge(overrides: Record<string, string> = {}): Promise<{ baseUrl: string; process: import('node:child_process').ChildProcess; output: () => string; stop: () => Promise<number | null> }> {
+export async function spawnEdge(overrides: Record<string, string> = {}): Promise<{ baseUrl: string; process: import('node:child_process').ChildProcess; output: () => string; exited: Promise<number | null>; stop: () => Promise<number | null> }> {
   const { spawn } = await import('node:child_process');
   const { freePort, waitForPort } = await import('../../libs/fleet/src');
   const state = fleetState();
@@ -63,6 +69,7 @@ export async function spawnEdge(overrides: Record<string, string> = {}): Promise
     baseUrl: `http://127.0.0.1:${port}/v1`,
     process: child,
     output: () => output,
+    exited,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

@@ -1,5 +1,5 @@
 import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Options } from 'amqplib';
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Context } from '@opentelemetry/api';
+import { context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
 import type { z } from 'zod';
 import type { Logger } from '@svc/logger';
 
@@ -187,12 +187,18 @@ export interface BatchConsumeOptions extends ConsumeOptions {
  * handler together, then acks them all. A failed batch is retried message by message through
  * the retry queue, so one bad record never blocks the others for long. Handlers must be
  * idempotent (a redelivery may repeat part of a batch).
+ *
+ * Each message gets a CONSUMER span whose parent is the trace context in its headers, open
+ * from delivery to ack (or retry). The handler runs inside the first message's span, so its
+ * own spans (the database write) join that message's trace; the other messages' spans link
+ * to it.
  */
 export async function consumeBatch<S extends z.ZodType>(channel: ConfirmChannel, definition: MessageDefinition<S>, handler: (payloads: Array<z.infer<S>>) => Promise<void>, options: BatchConsumeOptions): Promise<Consumer> {
   const maxBatch = options.maxBatch ?? 200;
   const maxWaitMs = options.maxWaitMs ?? 20;
+  const tracer = trace.getTracer('@svc/amqp');
   await channel.prefetch(maxBatch * 2);
-  let pending: Array<{ message: ConsumeMessage; payload: z.infer<S> }> = [];
+  let pending: Array<{ message: ConsumeMessage; payload: z.infer<S>; span: Span }> = [];
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve();
 
@@ -203,14 +209,24 @@ export async function consumeBatch<S extends z.ZodType>(channel: ConfirmChannel,
     pending = [];
     if (batch.length === 0) return running;
     running = running.then(async () => {
+      const lead = batch[0]!.span;
+      for (const item of batch) {
+        item.span.setAttribute('messaging.batch.message_count', batch.length);
+        if (item.span !== lead) item.span.addLink({ context: lead.spanContext() });
+      }
       try {
-        await handler(batch.map((item) => item.payload));
-        for (const item of batch) channel.ack(item.message);
+        await context.with(trace.setSpan(context.active(), lead), () => handler(batch.map((item) => item.payload)));
+        for (const item of batch) {
+          channel.ack(item.message);
+          item.span.end();
+        }
       } catch (error) {
         options.logger.warn('batch handler failed; retrying messages one by one', { queue: definition.name, size: batch.length, err: error });
         for (const item of batch) {
           const outcome = await retryOrDeadLetter(channel, definition.name, item.message, options.maxRetries ?? 5).catch(() => 'requeued' as const);
           if (outcome === 'requeued') channel.nack(item.message, false, true);
+          item.span.setStatus({ code: SpanStatusCode.ERROR, message: `batch handler failed; message ${outcome}` });
+          item.span.end();
         }
       }
     });
@@ -219,6 +235,11 @@ export async function consumeBatch<S extends z.ZodType>(channel: ConfirmChannel,
 
   const { consumerTag } = await channel.consume(definition.name, (message) => {
     if (!message) return;
+    const span = tracer.startSpan(
+      `${definition.name} process`,
+      { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': definition.name, 'messaging.operation.type': 'process' } },
+      parentContext(message),
+    );
     const parsed = (() => {
       try {
         return definition.schema.safeParse(JSON.parse(message.content.toString()));
@@ -229,9 +250,11 @@ export async function consumeBatch<S extends z.ZodType>(channel: ConfirmChannel,
     if (!parsed?.success) {
       options.logger.error('message rejected: invalid payload', { queue: definition.name });
       channel.nack(message, false, false);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'invalid payload; dead-lettered' });
+      span.end();
       return;
     }
-    pending.push({ message, payload: parsed.data });
+    pending.push({ message, payload: parsed.data, span });
     if (pending.length >= maxBatch) void flush();
     else if (!timer) timer = setTimeout(() => void flush(), maxWaitMs);
   });

@@ -74,3 +74,5 @@ export async function stopTelemetry(): Promise<void> {
 }
 
 export { metrics, trace, context, propagation, SpanStatusCode } from '@opentelemetry/api';
+export * from './metrics';
+export { inMemoryMetrics, type InMemoryMetrics, type MemoryHistogram, type MemoryPoint } from './metrics-memory';

@@ -10,6 +10,7 @@ import { createPrisma } from './db';
 import { billingService } from './server';
 import { usageSettle } from '@svc/messages';
 import { settle } from './settlement/settle';
+import { recordJobAges, watchQueueDepth } from './queue-metrics';
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -23,7 +24,11 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   await declareQueue(amqp.channel, usageSettle.name);
-  const consumer = await consumeBatch(amqp.channel, usageSettle, async (records) => void (await settle({ prisma, redis }, records)), {
+  const queueDepth = watchQueueDepth(amqp.connection, [usageSettle.name, `${usageSettle.name}.dead`], { logger });
+  const consumer = await consumeBatch(amqp.channel, usageSettle, async (records) => {
+    recordJobAges(usageSettle.name, records);
+    await settle({ prisma, redis }, records);
+  }, {
     logger,
     maxBatch: config.SETTLE_BATCH_SIZE,
     maxWaitMs: config.SETTLE_BATCH_WAIT_MS,
@@ -38,6 +43,7 @@ async function main(): Promise<void> {
     { name: 'stop consuming', run: () => consumer.cancel() },
     { name: 'grpc', run: () => grpcServer.shutdown(config.SHUTDOWN_GRACE_MS - 2000) },
     { name: 'settle what was taken', run: () => consumer.drain() },
+    { name: 'queue depth', run: () => queueDepth.stop() },
     { name: 'amqp', run: () => amqp.close() },
     { name: 'redis', run: () => redis.quit() },
     { name: 'postgres', run: () => prisma.$disconnect() },

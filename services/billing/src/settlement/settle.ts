@@ -1,4 +1,5 @@
 import type { UsageRecord } from '@svc/protos';
+import { svcMetrics } from '@svc/telemetry';
 import type { Redis } from '@svc/redis';
 import type { Prisma } from '../db';
 import { balanceKey } from '../admission/balance';
@@ -39,8 +40,9 @@ export async function settle(deps: SettleDeps, records: UsageRecord[]): Promise<
       occurredAt: new Date(Number(record.occurred_at_ms ?? Date.now())),
     })),
     skipDuplicates: true,
-    select: { organizationId: true, costMicros: true },
+    select: { organizationId: true, costMicros: true, occurredAt: true },
   });
+  recordWritten(created);
   const spentByOrganization = new Map<string, bigint>();
   for (const row of created) spentByOrganization.set(row.organizationId, (spentByOrganization.get(row.organizationId) ?? 0n) + row.costMicros);
   const pipeline = deps.redis.pipeline();
@@ -50,4 +52,12 @@ export async function settle(deps: SettleDeps, records: UsageRecord[]): Promise<
   }
   await pipeline.exec();
   return created.length;
+}
+
+/** svc.billing.settlements and, per new row, svc.billing.ledger_lag_ms (the call's occurred_at to now). */
+function recordWritten(rows: Array<{ occurredAt: Date }>): void {
+  const instruments = svcMetrics();
+  instruments.settlementsWritten.add(rows.length);
+  const now = Date.now();
+  for (const row of rows) instruments.ledgerLagMs.record(Math.max(0, now - row.occurredAt.getTime()));
 }

@@ -5,6 +5,7 @@ import type { Catalog, ChatModel } from '@svc/catalog';
 import { priceCall } from '@svc/pricing';
 import { VendorError, type ChatResult, type StreamEvent, type Usage } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
+import { trace, SpanStatusCode } from '@svc/telemetry';
 import type { KeyRecord__Output, RouteResponse__Output } from '@svc/protos';
 import type { Backends } from '../clients/clients';
 import type { UsageSink } from '../settlement/usage';
@@ -14,6 +15,7 @@ import { prepareForModel, cutAtStop, type Prepared } from './prepare';
 import { planCache, type CacheState } from './cache-policy';
 import { resolveProvider, simulatorHeaders, type ResolvedProvider } from './vendors';
 import { toClientError } from './vendor-errors';
+import { measureAttempt, recordFallback } from './attempt-metrics';
 import { estimateChatTokens, keyLimitsOf, type KeyLimiter } from '../limits/key-limits';
 import { chargeTokens, onRefusal, refundTokens } from '../limits/call-tokens';
 import type { ProviderHealth } from './provider-health';
@@ -92,6 +94,7 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       ]);
       if (!named) await takeTokens(deps.catalog.chatModel(route.candidates[0]?.model ?? '')?.capabilities.max_output ?? 16_000);
       for (const [name, value] of Object.entries(admission.headers ?? {})) res.setHeader(name, value);
+      trace.getActiveSpan()?.setAttributes({ 'svc.model_requested': input.model, ...(auto ? { 'svc.line': route.routing?.line ?? '' } : {}) });
 
       const context: CallScope = { deps, req, res, key, input, route, auto, completionId, callId, signal: controller.signal, limits, bucket };
       if (input.stream) await streamChat(context);
@@ -154,6 +157,7 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
   let lastError: VendorError | undefined;
   let lastVendor = '';
   let attempts = 0;
+  let firstModel = '';
   const candidates = scope.deps.health.order(scope.route.candidates);
   const fallback = scope.input.svc.fallback ?? scope.key.fallback_policy;
   const cache = planCache(scope.input, { organizationId: scope.key.organization_id, state: scope.deps.cacheState, now: Date.now() });
@@ -166,9 +170,12 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
     const provider = resolveProvider(scope.deps.catalog, model, scope.deps.simUrl, scope.deps.vendorKeys);
     if (!provider) continue;
     attempts += 1;
+    firstModel ||= model.id;
     const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model, await cache.forModel(model, provider.vendor), scope.route.effort), attempts };
     try {
-      return { value: await run(attempt, attemptSignal(scope, model)), attempt };
+      const value = await inAttemptSpan(attempt, () => measureAttempt(model, () => run(attempt, attemptSignal(scope, model))));
+      if (attempts > 1) recordFallback(firstModel, model.id);
+      return { value, attempt };
     } catch (error) {
       if (!(error instanceof VendorError)) throw error;
       if (error.kind === 'aborted') throw error;
@@ -181,6 +188,22 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
   }
   if (lastError) throw toClientError(lastError, lastVendor);
   throw new ServiceError('no_provider_available', 'No provider is available for this request right now.');
+}
+
+/** One vendor attempt as a child span: vendor, model and attempt number; the error kind when it fails. */
+function inAttemptSpan<T>(attempt: Attempt, work: () => Promise<T>): Promise<T> {
+  const attributes = { 'svc.vendor': attempt.model.vendor, 'svc.model': attempt.model.id, 'svc.attempt': attempt.attempts };
+  return trace.getTracer('svc-edge').startActiveSpan('vendor.attempt', { attributes }, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.setAttribute('svc.error_kind', error instanceof VendorError ? error.kind : 'internal');
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }
 
 function callHeaders(scope: CallScope, provider: ResolvedProvider): Record<string, string> | undefined {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { ServiceError } from '@svc/errors';
+import { svcMetrics } from '@svc/telemetry';
 import { defineScripts, tag, type Redis } from '@svc/redis';
 import { LUA_PRELUDE, PERIOD_MS, arg, bucketState, fullInMs, remainingOf, throttledWarning, waitForMs, withTimeout, type WarnLogger } from './bucket';
 import { formatDuration, retryAfterSeconds } from './format';
@@ -110,6 +111,7 @@ export function createIpLimiter(options: IpLimiterOptions): IpLimiter {
     if (allowed === 1) return undefined;
     const bucket = bucketState(limit, tokens, lag);
     const retryMs = waitForMs(bucket, 1);
+    svcMetrics().rateLimitRefusals.add(1, { scope: 'ip' });
     // Spec: x-ratelimit-*-ip appear "only on the 429 ip_rate_limit_exceeded refusal"; every 429 carries Retry-After.
     return new ServiceError('ip_rate_limit_exceeded', `Too many requests from your address: the limit is ${limit} per minute. Please try again in ${formatDuration(retryMs)}.`, {
       headers: {

@@ -1,4 +1,5 @@
 import { ServiceError } from '@svc/errors';
+import { svcMetrics } from '@svc/telemetry';
 import { defineScripts, tag, type Redis } from '@svc/redis';
 import { LUA_PRELUDE, PERIOD_MS, arg, bucketState, fullInMs, remainingOf, throttledWarning, waitForMs, withTimeout, type BucketState, type WarnLogger } from './bucket';
 import { formatDuration, retryAfterSeconds } from './format';
@@ -149,6 +150,7 @@ function headersOf({ requests, tokens }: Buckets): Record<string, string> {
 /** The 429 for a refused check: names the bucket(s) that refused, with the six headers and Retry-After. */
 function refusal(buckets: Buckets, cost: number): ServiceError {
   const { requests, tokens } = buckets;
+  svcMetrics().rateLimitRefusals.add(1, { scope: cost <= tokens.capacity && waitForMs(requests, 1) > 0 ? 'key_requests' : 'key_tokens' });
   const headers = headersOf(buckets);
   if (cost > tokens.capacity) {
     // Can never pass: even a full token bucket is smaller than this one request. Note 2 still

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ServiceError, internalError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
+import { trace, SpanStatusCode } from '@svc/telemetry';
 
 /** Body-parser failures in the spec's terms: 413 payload_too_large, 400 invalid_json. */
 function fromBodyParser(error: { type?: string; status?: number }): ServiceError | undefined {
@@ -18,6 +19,8 @@ function fromBodyParser(error: { type?: string; status?: number }): ServiceError
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const serviceError = error instanceof ServiceError ? error : (fromBodyParser(error as { type?: string }) ?? internalError(error));
+    res.locals.errorCode = serviceError.code;
+    trace.getActiveSpan()?.setAttribute('svc.error_code', serviceError.code).setStatus({ code: SpanStatusCode.ERROR, message: serviceError.code });
     if (serviceError.code === 'internal_error') logger.error('request failed', { request_id: res.locals.requestId, path: req.path, err: error });
     if (res.headersSent) {
       res.end();

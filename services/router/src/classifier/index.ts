@@ -10,6 +10,7 @@ import { Model, WeightsFile, deserializeWeights } from './model';
 import { Classification, PredictOptions, predict } from './predict';
 
 export type { Classification, PredictOptions } from './predict';
+export { LABEL_TEXT } from './predict';
 export type { FeatureInput, ChatMessage } from './features';
 export { TASK_TYPES } from './model';
 export type { TaskType } from './model';
@@ -26,6 +27,23 @@ export interface Classifier {
   classifyInput(input: FeatureInput, options?: PredictOptions): Classification;
   /** Training provenance stored with the weights (corpus hash, seed, sizes). */
   readonly meta: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A classifier whose answer arrives later (one that asks a model over the network). The router
+ * awaits whatever `classify` returns, so the trained Classifier and this one both fit it.
+ */
+export interface AsyncClassifier {
+  /** svc.routing.classifier when this classifier answers itself. */
+  readonly id: string;
+  classify(input: ClassifyInput): Promise<Classification>;
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** svc.routing.classifier of the trained model: its format, versioned by the corpus its weights came from. */
+export function trainedClassifierId(meta: Readonly<Record<string, unknown>> | undefined): string {
+  const corpus = typeof meta?.corpus_sha256 === 'string' ? meta.corpus_sha256.slice(0, 8) : '';
+  return corpus ? `svc-router-classifier/1@${corpus}` : 'svc-router-classifier/1';
 }
 
 /** services/router/data/weights.json, from both src/classifier and dist/classifier. */

@@ -15,6 +15,11 @@ export interface Classification {
   /** Calibrated probability of taskType (temperature-scaled softmax maximum). */
   confidence: number;
   reason: string;
+  /**
+   * Which classifier answered (svc.routing.classifier), set by a classifier that can answer in
+   * more than one way (the LLM classifier and its trained fallback); absent from the trained one.
+   */
+  classifier?: string;
   /** Probability of every kind of work, when asked for. */
   probabilities?: Record<string, number>;
 }
@@ -31,7 +36,8 @@ const UNSURE_BELOW = 0.6;
 /** Stakes probability at which a job counts as high stakes. */
 const HIGH_STAKES_AT = 0.5;
 
-const LABEL_TEXT: Record<TaskType, string> = {
+/** Each kind of work in a few words (reason sentences, the LLM classifier's instructions). */
+export const LABEL_TEXT: Record<TaskType, string> = {
   classification_tagging: 'classification or tagging',
   'data:extraction': 'data extraction',
   'agent:workflow_execution': 'an agent running a workflow',

@@ -1,6 +1,6 @@
 import { LINES, type Band, type Catalog, type ChatModel, type Line } from '@svc/catalog';
 import type { RouteRequest__Output as RouteRequest } from '@svc/protos';
-import type { Classification, ClassifyInput } from '../classifier';
+import { trainedClassifierId, type Classification, type ClassifyInput } from '../classifier';
 import { NO_JOB, autoEligible, autoResponse, paidWouldUse } from './route-auto';
 import { routeNamed, type RouteResult } from './route-named';
 import { FLOORS, MAX_CANDIDATES, jobFrom, pickAuto, type AutoPick, type Job } from './policy';
@@ -22,8 +22,16 @@ export interface WarnLogger {
 
 export interface RouterDeps {
   catalog: Catalog;
-  /** The in-process classifier (loadClassifier()); without one every auto job goes by the earlier rule. */
-  classifier?: { classify(input: ClassifyInput): Classification; readonly meta?: Readonly<Record<string, unknown>> };
+  /**
+   * The classifier: the trained one in process (loadClassifier()) or one that answers later (the
+   * LLM classifier, with `id`). Without one every auto job goes by the earlier rule.
+   */
+  classifier?: {
+    classify(input: ClassifyInput): Classification | Promise<Classification>;
+    /** svc.routing.classifier; without it the trained model's id from `meta`. */
+    readonly id?: string;
+    readonly meta?: Readonly<Record<string, unknown>>;
+  };
   /** Session state; without it every auto call is a first call. */
   sessions?: SessionStore;
   /** Clock in ms since the epoch (tests move it). */
@@ -40,10 +48,7 @@ export interface Router {
 export const DEFAULT_SESSION_TIMEOUT_MS = 50;
 
 /** routing.classifier: the trained model's id, versioned by the corpus its weights came from. */
-export function classifierId(meta: Readonly<Record<string, unknown>> | undefined): string {
-  const corpus = typeof meta?.corpus_sha256 === 'string' ? meta.corpus_sha256.slice(0, 8) : '';
-  return corpus ? `svc-router-classifier/1@${corpus}` : 'svc-router-classifier/1';
-}
+export const classifierId = trainedClassifierId;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -79,14 +84,14 @@ function reusedPick(state: SessionState, kept: ChatModel, fresh: AutoPick): Auto
   };
 }
 
-/** The job, or undefined when there is nothing to classify or the classifier failed. */
-type Classify = (request: RouteRequest) => Job | undefined;
+/** The job and the classifier that answered, or undefined when there is nothing to classify or the classifier failed. */
+type Classify = (request: RouteRequest) => Promise<{ job: Job; classifier: string } | undefined>;
 
 export function createRouter(deps: RouterDeps): Router {
   const { catalog } = deps;
   const now = deps.now ?? Date.now;
   const timeoutMs = deps.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
-  const classifierName = deps.classifier ? classifierId(deps.classifier.meta) : '';
+  const classifierName = deps.classifier ? (deps.classifier.id ?? classifierId(deps.classifier.meta)) : '';
   let lastWarning = -Infinity;
   const warn = (message: string, error: unknown) => {
     // At most one warning per 10 s: a Redis outage must not flood the log.
@@ -96,12 +101,12 @@ export function createRouter(deps: RouterDeps): Router {
     deps.logger?.warn(message, { err: error });
   };
 
-  const classify: Classify = (request) => {
+  const classify: Classify = async (request) => {
     const messages = request.messages ?? [];
     if (!deps.classifier || (!request.system_prompt && !messages.some((message) => message.text))) return undefined;
     try {
-      const result = deps.classifier.classify({ system: request.system_prompt || undefined, messages: messages.map((m) => ({ role: m.role, content: m.text })) });
-      return jobFrom(result);
+      const result = await deps.classifier.classify({ system: request.system_prompt || undefined, messages: messages.map((m) => ({ role: m.role, content: m.text })) });
+      return { job: jobFrom(result), classifier: result.classifier || classifierName };
     } catch (error) {
       warn('classifier failed; routing by the earlier rule', error);
       return undefined;
@@ -140,6 +145,7 @@ export function createRouter(deps: RouterDeps): Router {
     const trigger: Trigger = decision.trigger;
 
     let job: Job | undefined;
+    let classifier = '';
     let extraSteps = decision.extraSteps;
     let reason: string;
     let pick: AutoPick;
@@ -148,13 +154,16 @@ export function createRouter(deps: RouterDeps): Router {
     if (!decision.classify && prior) {
       // cache_hit: the session's decision is reused, nothing is classified.
       job = jobFromState(prior);
+      classifier = job ? (typeof prior.classifier === 'string' && prior.classifier ? prior.classifier : classifierName) : '';
       extraSteps = prior.signal_steps ?? 0;
       const fresh = pickAuto(catalog, eligible, line, job ?? NO_JOB, extraSteps);
       const kept = eligible.find((model) => model.id === prior.model);
       pick = kept ? reusedPick(prior, kept, fresh) : fresh;
       reason = `Same human message as the previous call: the session's decision is reused${prior.task_type ? ` (${prior.task_type}, difficulty ${prior.difficulty})` : ''}.`;
     } else {
-      job = classify(request);
+      const classified = await classify(request);
+      job = classified?.job;
+      classifier = classified?.classifier ?? '';
       reason = job?.reason ?? '';
       pick = pickAuto(catalog, eligible, line, job ?? NO_JOB, extraSteps);
       const cold = pick.models[0];
@@ -183,6 +192,7 @@ export function createRouter(deps: RouterDeps): Router {
       stakes: job?.stakes,
       biased: job?.biased ?? false,
       confidence: job?.confidence ?? 0,
+      ...(classifier ? { classifier } : {}),
       signal_steps: extraSteps,
       turns: (prior?.turns ?? 0) + 1,
       tool_failures: turn.toolFailures,
@@ -198,7 +208,7 @@ export function createRouter(deps: RouterDeps): Router {
         pick,
         candidates: pick.models,
         trigger,
-        classifier: job ? classifierName : '',
+        classifier: job ? classifier : '',
         reason,
         sticky,
         paidWouldUse: paidWouldUse(catalog, request, line, job ?? NO_JOB, extraSteps, chosen.id),

@@ -231,7 +231,7 @@ describe('sessions through the router (in-memory store, injected clock)', () => 
     const state = JSON.parse(raw) as SessionState;
     expect(state.last_user).toBe(long.slice(-200));
     expect(Object.keys(state).sort()).toEqual(
-      ['v', 'line', 'model', 'rule', 'task', 'task_type', 'floor', 'difficulty', 'band', 'stakes', 'biased', 'confidence', 'signal_steps', 'turns', 'tool_failures', 'decided_ms', 'last_ms', 'last_user'].sort(),
+      ['v', 'line', 'model', 'rule', 'task', 'task_type', 'floor', 'difficulty', 'band', 'stakes', 'biased', 'confidence', 'classifier', 'signal_steps', 'turns', 'tool_failures', 'decided_ms', 'last_ms', 'last_user'].sort(),
     );
     expect(state).toMatchObject({ line: 'auto', model: M.A, turns: 1, last_ms: T0 });
   });

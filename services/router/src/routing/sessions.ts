@@ -36,6 +36,8 @@ export interface SessionState {
   stakes?: string;
   biased: boolean;
   confidence: number;
+  /** The classifier that made the decision (svc.routing.classifier), reported again on cache_hit. */
+  classifier?: string;
   /** Floor steps a signal (customer_feedback, tool_failure_streak) added to the decision. */
   signal_steps?: number;
   /** Auto calls in this session. */
