@@ -413,7 +413,12 @@ describe.each(TARGETS)('kubectl kustomize k8s/$dir', (target) => {
     expect(baseline?.spec.timeZone).toBe('Etc/UTC');
     expect(baseline?.spec.jobTemplate.spec.template.spec.containers[0].command).toEqual(['node', 'services/billing/dist/jobs/baseline-cli.js']);
     expect(retention?.spec.schedule).toMatch(/^\d{1,2} \* \* \* \*$/);
-    expect(retention?.spec.jobTemplate.spec.template.spec.containers[0].command).toEqual(['node', 'services/workers/dist/jobs/retention-cli.js']);
+    expect(baseline?.spec.jobTemplate.spec.template.spec.containers[0].image).toBe(byName(objects, 'Deployment', 'billing')?.spec.template.spec.containers.find((c: Json) => c.name === 'billing')?.image);
+    // conversations owns the stored conversations: the sweep runs its image.
+    expect(retention?.spec.jobTemplate.spec.template.spec.containers[0].command).toEqual(['node', 'services/conversations/dist/jobs/retention-cli.js']);
+    expect(retention?.spec.jobTemplate.spec.template.spec.containers[0].image).toBe(byName(objects, 'Deployment', 'conversations')?.spec.template.spec.containers.find((c: Json) => c.name === 'conversations')?.image);
+    expect(retention?.spec.jobTemplate.spec.template.spec.containers[0].image).toMatch(/conversations(:[^:/]+)?$/);
+    expect(retention?.spec.jobTemplate.spec.template.spec.serviceAccountName).toBe('conversations');
     for (const c of ofKind(objects, 'CronJob')) expect([id(c), c.spec.concurrencyPolicy]).toEqual([id(c), 'Forbid']);
   });
 

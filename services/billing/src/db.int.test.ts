@@ -21,7 +21,7 @@ describe('billing Prisma schema matches the migrated database', () => {
   }
 
   it('covers every model', () => {
-    expect(Object.values(Prisma.ModelName).sort()).toEqual(['Account', 'ApiKey', 'CreditEntry', 'LedgerEntry', 'Organization', 'Project']);
+    expect(Object.values(Prisma.ModelName).sort()).toEqual(['Account', 'ApiKey', 'CreditEntry', 'KeyBaseline', 'LedgerEntry', 'Organization', 'Project']);
   });
 
   it('creates, reads, updates and deletes one row of every model', async () => {
@@ -98,6 +98,14 @@ describe('billing Prisma schema matches the migrated database', () => {
       occurredAt: at('2025-02-03T04:05:06.007Z'),
       recordedAt: at('2025-02-03T04:05:06.008Z'),
     };
+    const keyBaseline = {
+      keyId: apiKey.id,
+      model: 'vendor-1/model-z',
+      calls: 2_147_483_647,
+      pricePerTokenPico: 9_007_199_254_740_993n,
+      // Far ahead, so a baseline recompute running beside this test never counts it as stale.
+      computedAt: at('2099-02-03T04:05:06.009Z'),
+    };
     // The rows above set every scalar field of every model.
     expect(Object.keys(account).sort()).toEqual(Object.values(Prisma.AccountScalarFieldEnum).sort());
     expect(Object.keys(organization).sort()).toEqual(Object.values(Prisma.OrganizationScalarFieldEnum).sort());
@@ -105,6 +113,7 @@ describe('billing Prisma schema matches the migrated database', () => {
     expect(Object.keys(apiKey).sort()).toEqual(Object.values(Prisma.ApiKeyScalarFieldEnum).sort());
     expect(Object.keys(creditEntry).sort()).toEqual(Object.values(Prisma.CreditEntryScalarFieldEnum).sort());
     expect(Object.keys(ledgerEntry).sort()).toEqual(Object.values(Prisma.LedgerEntryScalarFieldEnum).sort());
+    expect(Object.keys(keyBaseline).sort()).toEqual(Object.values(Prisma.KeyBaselineScalarFieldEnum).sort());
 
     try {
       // Create
@@ -114,6 +123,7 @@ describe('billing Prisma schema matches the migrated database', () => {
       expect(await prisma.apiKey.create({ data: apiKey })).toEqual(apiKey);
       expect(await prisma.creditEntry.create({ data: creditEntry })).toEqual(creditEntry);
       expect(await prisma.ledgerEntry.create({ data: ledgerEntry })).toEqual(ledgerEntry);
+      expect(await prisma.keyBaseline.create({ data: keyBaseline })).toEqual(keyBaseline);
 
       // Read (and the table has exactly the columns the model maps)
       expect(await prisma.account.findUnique({ where: { email: account.email } })).toEqual(account);
@@ -122,6 +132,7 @@ describe('billing Prisma schema matches the migrated database', () => {
       expect(await prisma.apiKey.findUnique({ where: { hash: apiKey.hash }, include: { organization: true, project: true } })).toEqual({ ...apiKey, organization, project });
       expect(await prisma.creditEntry.findUnique({ where: { id: creditEntry.id } })).toEqual(creditEntry);
       expect(await prisma.ledgerEntry.findUnique({ where: { callId: ledgerEntry.callId } })).toEqual(ledgerEntry);
+      expect(await prisma.keyBaseline.findUnique({ where: { keyId: keyBaseline.keyId } })).toEqual(keyBaseline);
       expect(await columns('account', 'id', account.id)).toEqual(['created_at', 'disabled_models', 'email', 'id']);
       expect(await columns('organization', 'id', organization.id)).toEqual(['account_id', 'created_at', 'disabled_models', 'id', 'name', 'plan', 'retention_days', 'status', 'stop_at_zero', 'topped_up']);
       expect(await columns('project', 'id', project.id)).toEqual(['created_at', 'disabled_models', 'id', 'name', 'organization_id']);
@@ -166,6 +177,7 @@ describe('billing Prisma schema matches the migrated database', () => {
         'vendor',
         'vendor_micros',
       ]);
+      expect(await columns('key_baseline', 'key_id', keyBaseline.keyId)).toEqual(['calls', 'computed_at', 'key_id', 'model', 'price_per_token_pico']);
 
       // Update
       expect((await prisma.account.update({ where: { id: account.id }, data: { disabledModels: [] } })).disabledModels).toEqual([]);
@@ -175,6 +187,9 @@ describe('billing Prisma schema matches the migrated database', () => {
       expect([key.revokedAt, key.spendLimitMicros, key.spendPeriod, key.expiresAt]).toEqual([null, null, null, null]);
       expect((await prisma.creditEntry.update({ where: { id: creditEntry.id }, data: { amountMicros: -1n } })).amountMicros).toBe(-1n);
       expect((await prisma.ledgerEntry.update({ where: { callId: ledgerEntry.callId }, data: { costMicros: 0n, byok: false } })).costMicros).toBe(0n);
+      expect(await prisma.keyBaseline.update({ where: { keyId: keyBaseline.keyId }, data: { model: 'vendor-2/model-w', calls: 0, pricePerTokenPico: 0n } })).toEqual({ ...keyBaseline, model: 'vendor-2/model-w', calls: 0, pricePerTokenPico: 0n });
+      // key_baseline has no defaults: every column is NOT NULL and set by the recompute.
+      await expect(prisma.$executeRawUnsafe(`INSERT INTO billing.key_baseline (key_id, model, calls, price_per_token_pico) VALUES ($1, 'm', 1, 1)`, `key_drift_nodefault_${RUN}`)).rejects.toThrow(/computed_at/);
 
       // Defaults the migration supplies when the client leaves a field out
       const defaults = await prisma.organization.create({ data: { id: `org_drift_defaults_${RUN}`, accountId: account.id, name: 'Defaults' } });
@@ -196,6 +211,7 @@ describe('billing Prisma schema matches the migrated database', () => {
       await prisma.organization.delete({ where: { id: defaults.id } });
     } finally {
       // Delete (children first; foreign keys restrict)
+      await prisma.keyBaseline.deleteMany({ where: { keyId: keyBaseline.keyId } });
       await prisma.ledgerEntry.deleteMany({ where: { callId: ledgerEntry.callId } });
       await prisma.creditEntry.deleteMany({ where: { id: creditEntry.id } });
       await prisma.apiKey.deleteMany({ where: { id: apiKey.id } });
@@ -204,6 +220,7 @@ describe('billing Prisma schema matches the migrated database', () => {
       await prisma.account.deleteMany({ where: { id: account.id } });
     }
     expect(await prisma.ledgerEntry.findUnique({ where: { callId: ledgerEntry.callId } })).toBeNull();
+    expect(await prisma.keyBaseline.findUnique({ where: { keyId: keyBaseline.keyId } })).toBeNull();
     expect(await prisma.creditEntry.findUnique({ where: { id: creditEntry.id } })).toBeNull();
     expect(await prisma.apiKey.findUnique({ where: { id: apiKey.id } })).toBeNull();
     expect(await prisma.project.findUnique({ where: { id: project.id } })).toBeNull();
