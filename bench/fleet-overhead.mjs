@@ -27,12 +27,10 @@ async function timed(url, headers, payload) {
 async function firstByte(url, headers, payload) {
   const started = process.hrtime.bigint();
   const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload, dispatcher });
-  for await (const _chunk of response.body) {
-    const at = Number(process.hrtime.bigint() - started) / 1e6;
-    await response.body.dump();
-    return at;
-  }
-  throw new Error('empty stream');
+  let at;
+  for await (const _chunk of response.body) at ??= Number(process.hrtime.bigint() - started) / 1e6;
+  if (at === undefined) throw new Error('empty stream');
+  return at;
 }
 
 async function atRate(rate, seconds, call) {
