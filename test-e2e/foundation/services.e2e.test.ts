@@ -1,10 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath } from 'grpc-health-check';
-import { fleetState, ROOT } from '../support/fleet-state';
-import { freePort, waitForPort } from '../../libs/fleet/src';
+import { fleetState, ROOT, spawnEdge } from '../support/fleet-state';
 
 const healthProto = grpc.loadPackageDefinition(
   protoLoader.loadSync(protoPath, { keepCase: true, enums: String }),
@@ -52,41 +51,22 @@ describe('the fleet as processes', () => {
   });
 
   it('an edge given SIGTERM finishes the stream it is serving, then exits 0', async () => {
-    const port = await freePort();
-    const edge = spawn(process.execPath, [join(ROOT, 'services/edge/dist/main.js')], {
-      env: {
-        ...process.env,
-        ...state.env,
-        EDGE_PORT: String(port),
-        EDGE_HOST: '127.0.0.1',
-        ROUTER_ADDR: `127.0.0.1:${state.ports.router}`,
-        BILLING_ADDR: `127.0.0.1:${state.ports.billing}`,
-        VENDOR_SIM_URL: `http://127.0.0.1:${state.ports.vendorSim}`,
-        METRICS_PORT: '0',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    edge.stdout?.on('data', (chunk) => (output += chunk));
-    edge.stderr?.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => edge.on('exit', (code) => resolve(code)));
-    await waitForPort(port, 20_000);
+    const edge = await spawnEdge();
     // A slow vendor: about 2 s of streaming.
-    const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+    const response = await fetch(`${edge.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${state.apiKey}`, 'x-sim-tps': '15' },
       body: JSON.stringify({ model: 'vendor-1/orion-mini-5', stream: true, max_tokens: 30, messages: [{ role: 'user', content: 'tell me something' }] }),
     });
     expect(response.status).toBe(200);
-    edge.kill('SIGTERM');
+    edge.process.kill('SIGTERM');
     const body = await response.text();
     expect(body.trimEnd().endsWith('data: [DONE]')).toBe(true);
     expect(body).not.toContain('"error"');
-    const code = await exited;
-    if (code !== 0) process.stderr.write(`edge output:\n${output}\n`);
+    const code = await edge.exited;
+    if (code !== 0) process.stderr.write(`edge output:\n${edge.output()}\n`);
     expect(code).toBe(0);
     // New connections are refused once it has stopped.
-    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    await expect(fetch(`${edge.baseUrl.replace('/v1', '')}/healthz`)).rejects.toThrow();
   });
 });

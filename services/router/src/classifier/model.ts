@@ -8,15 +8,10 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { FEATURE_DIM, FEATURE_VERSION, SparseVector } from './features';
 
-export const TASK_TYPES = [
-  'classification_tagging', 'data:extraction', 'agent:workflow_execution', 'roleplay_fiction', 'content_writing',
-  'data:transformation', 'code:general_impl', 'agent:multi_step_planning', 'qa_knowledge', 'translation',
-  'conversational_reply', 'code:debugging', 'summarization', 'code:file_read_write', 'customer_support',
-  'code:review_security', 'agent:tool_dispatch', 'code:shell_execution', 'agent:memory_extraction', 'code:frontend_ui',
-  'finance_trading', 'research_report', 'agent:web_search', 'security_audit', 'code:repo_scan', 'math',
-  'code:devops_config', 'code:sql_database', 'devops', 'other',
-] as const;
-export type TaskType = (typeof TASK_TYPES)[number];
+// Kinds of work in the spec's order, from the catalog; the weight layout follows this order.
+import { TASK_TYPES, type TaskType } from '@svc/catalog';
+
+export { TASK_TYPES, type TaskType };
 
 export const N_TASK = TASK_TYPES.length;
 export const N_DIFFICULTY = 5;
