@@ -332,10 +332,14 @@ async function unaryChat(scope: CallScope): Promise<void> {
   const head: CompletionHead = { id: scope.completionId, created: Math.floor(Date.now() / 1000), model: attempt.model.id };
   const noAnswer = noAnswerOf(result.finishReason, result.content, result.toolCalls.length, result.usage, attempt.prepared.request.maxTokens);
   const { svc, cost } = svcObject(scope, attempt, result.usage, result.vendorStopReason, noAnswer);
-  await refund(scope, result.usage.inputTokens + result.usage.outputTokens, res);
+  const usedTokens = result.usage.inputTokens + result.usage.outputTokens;
   // A disconnected non-streamed call costs nothing (spec: Long calls 6), nor does one with no answer.
-  if (scope.signal.aborted) return;
-  if (!noAnswer) await settle(scope, attempt, result.usage, cost);
+  if (scope.signal.aborted) {
+    await refund(scope, usedTokens);
+    return;
+  }
+  // The token refund and the usage publish are independent round trips: run them together.
+  await Promise.all([refund(scope, usedTokens, res), noAnswer ? undefined : settle(scope, attempt, result.usage, cost)]);
   if (committed) {
     res.end(JSON.stringify(renderCompletion(head, result, svc)));
     return;
@@ -510,8 +514,7 @@ async function pumpStream(scope: CallScope, opened: Awaited<ReturnType<typeof op
     const noAnswer = noAnswerOf(finishReason, sawContent ? 'x' : '', toolCalls, finalUsage, attempt.prepared.request.maxTokens);
     const { svc, cost } = svcObject(scope, attempt, finalUsage, vendorStopReason, noAnswer);
     send(renderChunk(head, {}, finishReason));
-    if (!noAnswer) await settle(scope, attempt, finalUsage, cost);
-    await refund(scope, finalUsage.inputTokens + finalUsage.outputTokens);
+    await Promise.all([noAnswer ? undefined : settle(scope, attempt, finalUsage, cost), refund(scope, finalUsage.inputTokens + finalUsage.outputTokens)]);
     send(renderUsageChunk(head, finalUsage, svc));
     res.write('data: [DONE]\n\n');
     res.end();
