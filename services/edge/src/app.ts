@@ -11,6 +11,7 @@ import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
 import { getModelHandler, listModelsHandler } from './models/models.handler';
 import { embeddingsHandler } from './embeddings/embeddings.handler';
 import { autoModelsHandler } from './public/auto-models';
+import { freeTierHandler } from './public/free-tier';
 
 export interface AppDeps {
   logger: Logger;
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(deps.ipLimit);
   v1.get('/public/catalog-export', (_req, res) => void res.setHeader('cache-control', 'public, max-age=600').json(deps.catalog.exportDocument()));
   v1.get('/public/auto-models', autoModelsHandler(deps.catalog));
+  v1.get('/public/free-tier', freeTierHandler(deps.catalog));
   v1.use(requireKey(deps.keyCache, deps.lookupKey));
   v1.get('/models', handle(listModelsHandler(deps.catalog)));
   v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
