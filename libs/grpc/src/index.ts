@@ -4,6 +4,7 @@ import { toGrpcError, fromGrpcError, type ErrorCode } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 
 export { grpc };
+export { clientInterceptor } from './client-interceptor';
 
 type UnaryFn<Req, Res> = (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>;
 

@@ -1,4 +1,4 @@
-import { grpc, callUnary, CLIENT_OPTIONS, grpcTarget, insecure } from '@svc/grpc';
+import { grpc, callUnary, clientInterceptor, CLIENT_OPTIONS, grpcTarget, insecure } from '@svc/grpc';
 import { loadBillingProto, loadRouterProto, type AdmitRequest, type AdmitResponse__Output, type AuthenticateKeyResponse__Output, type BillingServiceClient, type RouteRequest, type RouteResponse__Output, type RouterServiceClient, type SettleRequest, type SettleResponse__Output } from '@svc/protos';
 
 /** The edge's view of its gRPC peers, as promises with deadlines and spec errors. */
@@ -13,8 +13,9 @@ export interface Backends {
 export function createBackends(options: { routerAddr: string; billingAddr: string; deadlineMs: number; protosDir?: string }): Backends {
   const billingProto = loadBillingProto(options.protosDir);
   const routerProto = loadRouterProto(options.protosDir);
-  const billing = new billingProto.BillingService(grpcTarget(options.billingAddr), insecure(), CLIENT_OPTIONS) as unknown as BillingServiceClient;
-  const router = new routerProto.RouterService(grpcTarget(options.routerAddr), insecure(), CLIENT_OPTIONS) as unknown as RouterServiceClient;
+  const clientOptions = { ...CLIENT_OPTIONS, interceptors: [clientInterceptor({ defaultDeadlineMs: options.deadlineMs })] };
+  const billing = new billingProto.BillingService(grpcTarget(options.billingAddr), insecure(), clientOptions) as unknown as BillingServiceClient;
+  const router = new routerProto.RouterService(grpcTarget(options.routerAddr), insecure(), clientOptions) as unknown as RouterServiceClient;
   const deadline = { deadlineMs: options.deadlineMs };
   return {
     authenticateKey: (keyHash) => callUnary(billing.AuthenticateKey, billing, { key_hash: keyHash }, deadline, 'auth_unavailable'),

@@ -1,0 +1,58 @@
+import { inMemoryMetrics, type InMemoryMetrics } from '@svc/telemetry';
+import { createLogger } from '@svc/logger';
+import { ServiceError } from '@svc/errors';
+import { loadRouterProto, type RouterServiceClient, type RouteRequest } from '@svc/protos';
+import { startGrpcServer, unary, insecure, CLIENT_OPTIONS, clientInterceptor, grpc, type GrpcServer } from './index';
+
+const logger = createLogger({ service: 'test', silent: true });
+const proto = loadRouterProto();
+
+describe('clientInterceptor (real sockets)', () => {
+  let server: GrpcServer;
+  let client: RouterServiceClient;
+  let recorded: InMemoryMetrics;
+  let behaviour: (request: RouteRequest) => Promise<unknown>;
+
+  beforeAll(async () => {
+    recorded = inMemoryMetrics();
+    server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [{ definition: proto.RouterService.service, implementation: { Route: unary(logger, 'Route', (request: RouteRequest) => behaviour(request)) } as never, name: 'svc.router.v1.RouterService' }],
+    });
+    client = new proto.RouterService(`127.0.0.1:${server.port}`, insecure(), { ...CLIENT_OPTIONS, interceptors: [clientInterceptor({ defaultDeadlineMs: 150 })] }) as unknown as RouterServiceClient;
+  });
+
+  afterAll(async () => {
+    (client as unknown as { close(): void }).close();
+    await server.shutdown(500);
+    await recorded.stop();
+  });
+
+  const call = () =>
+    new Promise<{ code: number }>((resolve) => {
+      // No deadline on purpose: the interceptor supplies one.
+      client.Route({ model: 'm' }, (error) => resolve({ code: error ? (error as grpc.ServiceError).code : grpc.status.OK }));
+    });
+
+  it('gives a call without a deadline the default one', async () => {
+    behaviour = () => new Promise((resolve) => setTimeout(() => resolve({}), 1000));
+    const started = Date.now();
+    expect((await call()).code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('counts and times calls by method and status code', async () => {
+    behaviour = async () => ({ candidates: [] });
+    await call();
+    behaviour = async () => {
+      throw new ServiceError('model_not_found', 'no');
+    };
+    await call();
+    const method = '/svc.router.v1.RouterService/Route';
+    expect(await recorded.sum('svc.grpc.client.calls', { method, code: 'OK' })).toBe(1);
+    expect(await recorded.sum('svc.grpc.client.calls', { method, code: 'NOT_FOUND' })).toBe(1);
+    expect(await recorded.sum('svc.grpc.client.calls', { method, code: 'DEADLINE_EXCEEDED' })).toBe(1);
+    expect((await recorded.histogram('svc.grpc.client.duration', { method, code: 'OK' }))?.count).toBe(1);
+  });
+});
