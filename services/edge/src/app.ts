@@ -12,6 +12,7 @@ import { getModelHandler, listModelsHandler } from './models/models.handler';
 import { embeddingsHandler } from './embeddings/embeddings.handler';
 import { autoModelsHandler } from './public/auto-models';
 import { freeTierHandler } from './public/free-tier';
+import { planHandler } from './public/plan';
 
 export interface AppDeps {
   logger: Logger;
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.get('/public/catalog-export', (_req, res) => void res.setHeader('cache-control', 'public, max-age=600').json(deps.catalog.exportDocument()));
   v1.get('/public/auto-models', autoModelsHandler(deps.catalog));
   v1.get('/public/free-tier', freeTierHandler(deps.catalog));
+  v1.get('/public/plan', planHandler(deps.catalog));
   v1.use(requireKey(deps.keyCache, deps.lookupKey));
   v1.get('/models', handle(listModelsHandler(deps.catalog)));
   v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
