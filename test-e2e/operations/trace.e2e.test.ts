@@ -233,7 +233,7 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
       () => `an edge span with svc.request_id ${requestId} (${receiver.spans.length} spans so far${receiver.refused.length ? `; refused: ${receiver.refused.join(', ')}` : ''})`,
     );
 
-  it('a chat call with a fallback is one trace across edge, router, billing (Admit and usage.settle) and vendor-sim', async () => {
+  it('a chat call with a fallback is one trace across edge, billing (Admit and usage.settle) and vendor-sim', async () => {
     const prompt = `trace-probe-${randomUUID()}: name three primary colours`;
     // The first candidate fails at the simulator, the second answers: two vendor attempts, and the
     // edge logs the failed one (a log line of this request).
@@ -250,7 +250,7 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
       const has = (what: string, test: (span: ReceivedSpan) => boolean) => (found.some(test) ? [] : [what]);
       return [
         ...has('edge server span', (span) => span.service === 'edge' && span.kind === KIND.SERVER),
-        ...has('router Route server span', (span) => span.service === 'router' && span.kind === KIND.SERVER && /Route$/.test(span.name)),
+        // A named model is routed inside the edge (libs/routing): no router span on this call.
         ...has('billing Admit server span', (span) => span.service === 'billing' && span.kind === KIND.SERVER && /Admit$/.test(span.name)),
         ...has('billing usage.settle consumer span', (span) => span.service === 'billing' && span.kind === KIND.CONSUMER && span.scope === '@svc/amqp'),
         ...has('billing Postgres span under the usage.settle consumer span', (span) => isPostgres(span) && ancestors(found, span).some((parent) => parent.scope === '@svc/amqp' && parent.kind === KIND.CONSUMER)),
@@ -262,7 +262,7 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
       () => (missing(receiver.trace(traceId)).length === 0 ? receiver.trace(traceId) : undefined),
       () => `trace ${traceId} to be complete; missing ${missing(receiver.trace(traceId)).join(', ')}; have ${JSON.stringify(receiver.trace(traceId).map((span) => `${span.service}:${span.name}`))}`,
     );
-    expect([...new Set(spans.map((span) => span.service))]).toEqual(expect.arrayContaining(['edge', 'router', 'billing', 'vendor-sim']));
+    expect([...new Set(spans.map((span) => span.service))]).toEqual(expect.arrayContaining(['edge', 'billing', 'vendor-sim']));
 
     // Organization, key, request id and requested model on the edge's spans of the request.
     const edgeAttributes = Object.assign({}, ...spans.filter((span) => span.service === 'edge').map((span) => span.attributes)) as Record<string, unknown>;
@@ -316,17 +316,19 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
     for (const span of receiver.spans) expect(JSON.stringify(span.attributes)).not.toMatch(/trace-probe-|svc_live_/);
   });
 
-  it('an auto call records the requested model and the routing line', async () => {
+  it('an auto call is one trace through the router too, and records the requested model and the routing line', async () => {
     const prompt = 'Summarise in one line: the sky is blue because of Rayleigh scattering.';
     const result = await chat({ model: 'auto', messages: [{ role: 'user', content: prompt }] });
     expect(result.status).toBe(200);
     const traceId = await traceOf(result.requestId);
     const spans = await eventually(
       () => {
-        const found = receiver.trace(traceId).filter((span) => span.service === 'edge');
-        return found.some((span) => span.attributes['svc.model_requested'] === 'auto') && found.some((span) => span.name === 'vendor.attempt') ? found : undefined;
+        const all = receiver.trace(traceId);
+        const found = all.filter((span) => span.service === 'edge');
+        const routed = all.some((span) => span.service === 'router' && span.kind === KIND.SERVER && /Route$/.test(span.name));
+        return routed && found.some((span) => span.attributes['svc.model_requested'] === 'auto') && found.some((span) => span.name === 'vendor.attempt') ? found : undefined;
       },
-      () => `edge spans of the auto call's trace ${traceId}`,
+      () => `edge spans and the router Route server span of the auto call's trace ${traceId}`,
     );
     const requested = spans.find((span) => span.attributes['svc.model_requested'] === 'auto')!;
     expect(requested.attributes['svc.line']).toBe(result.body.svc.routing.line);

@@ -6,7 +6,8 @@ import { priceCall } from '@svc/pricing';
 import { VendorError, type ChatResult, type StreamEvent, type Usage } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
 import { trace, SpanStatusCode } from '@svc/telemetry';
-import type { KeyRecord__Output, RouteResponse__Output } from '@svc/protos';
+import type { KeyRecord__Output, RouteResponse__Output, Routing__Output } from '@svc/protos';
+import { routeNamed, type RouteResult } from '@svc/routing';
 import type { Backends } from '../clients/clients';
 import type { UsageSink } from '../settlement/usage';
 import { requireScopes } from '../auth/authenticate';
@@ -72,21 +73,24 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       // routing and admission; under auto it waits for the router's pick.
       const named = auto ? undefined : deps.catalog.chatModel(input.model);
       const takeTokens = (maxOutput: number) => chargeTokens({ keyLimiter: deps.keyLimiter, keyId: key.key_id, limits, bucket }, estimateChatTokens(inputTokens, input.maxTokens, maxOutput), res);
+      const routeRequest = {
+        organization_id: key.organization_id,
+        key_id: key.key_id,
+        model: input.model,
+        access: { account_disabled: key.account_disabled_models, organization_disabled: key.organization_disabled_models, project_disabled: key.project_disabled_models, key_allowed: key.allowed_models },
+        vendors: input.svc.vendors ?? [],
+        needs: { tools: Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: inputTokens },
+        fallback: input.svc.fallback ?? key.fallback_policy,
+        session_id: input.svc.sessionId ?? '',
+        system_prompt: input.system ?? '',
+        messages: named ? [] : routeMessages(input),
+        free_plan: key.plan === 'free',
+        reasoning_effort: input.reasoningEffort ?? '',
+      };
       const [route, admission] = await Promise.all([
-        deps.backends.route({
-          organization_id: key.organization_id,
-          key_id: key.key_id,
-          model: input.model,
-          access: { account_disabled: key.account_disabled_models, organization_disabled: key.organization_disabled_models, project_disabled: key.project_disabled_models, key_allowed: key.allowed_models },
-          vendors: input.svc.vendors ?? [],
-          needs: { tools: Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: inputTokens },
-          fallback: input.svc.fallback ?? key.fallback_policy,
-          session_id: input.svc.sessionId ?? '',
-          system_prompt: input.system ?? '',
-          messages: routeMessages(input),
-          free_plan: key.plan === 'free',
-          reasoning_effort: input.reasoningEffort ?? '',
-        }),
+        // A named model's candidates are a pure function of the catalog and the key's access
+        // (libs/routing): computed here, saving the router round trip; auto goes to the router.
+        named ? Promise.resolve().then(() => asRouteOutput(routeNamed(deps.catalog, routeRequest))) : deps.backends.route(routeRequest),
         deps.backends.admit({ call_id: callId, organization_id: key.organization_id, key_id: key.key_id, estimated_micros: 0, auto }),
         named ? takeTokens(named.capabilities.max_output) : Promise.resolve(),
         // Spec: images are downloaded by the service and sent as bytes (beside routing, not after it).
@@ -121,6 +125,22 @@ export function routeMessages(input: ChatRequestInput): Array<{ role: string; te
     else text = message.content;
     return { role: message.role, text: text.length > ROUTE_TEXT_CHARS ? text.slice(0, ROUTE_TEXT_CHARS / 2) + text.slice(-ROUTE_TEXT_CHARS / 2) : text };
   });
+}
+
+const EMPTY_ROUTING: Routing__Output = {
+  line: '', floor: '', task: '', task_type: '', difficulty: 0, band: '', stakes: '', biased: false, cell: '',
+  confidence: 0, reason: '', trigger: '', classifier: '', effort: '', effort_reason: '', sticky: null,
+};
+
+/** The in-process named-model result in the shape the router's answer has on the wire. */
+function asRouteOutput(result: RouteResult): RouteResponse__Output {
+  return {
+    candidates: result.candidates,
+    routing: result.routing ? ({ ...EMPTY_ROUTING, ...result.routing } as Routing__Output) : null,
+    effort: result.effort ?? '',
+    auto: Boolean(result.auto),
+    paid_would_use: result.paid_would_use ?? '',
+  };
 }
 
 /** Gives back the part of the token charge the call did not use (spec: refunded to the real count). */

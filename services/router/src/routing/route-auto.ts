@@ -1,9 +1,9 @@
 import { ServiceError } from '@svc/errors';
 import type { Catalog, ChatModel, Line } from '@svc/catalog';
 import type { RouteRequest__Output as RouteRequest } from '@svc/protos';
-import { eligibleModels } from './eligibility';
+import { eligibleModels } from '@svc/routing';
 import { effortFor, pickAuto, type AutoPick, type Job } from './policy';
-import type { RouteResult } from './route-named';
+import type { RouteResult } from '@svc/routing';
 import type { Trigger } from './sessions';
 
 /** The job when no classifier ran (no text to read): no band, routed by the earlier rule. */

@@ -2,7 +2,7 @@ import { LINES, type Band, type Catalog, type ChatModel, type Line } from '@svc/
 import type { RouteRequest__Output as RouteRequest } from '@svc/protos';
 import { trainedClassifierId, type Classification, type ClassifyInput } from '../classifier';
 import { NO_JOB, autoEligible, autoResponse, paidWouldUse } from './route-auto';
-import { routeNamed, type RouteResult } from './route-named';
+import { routeNamed, type RouteResult } from '@svc/routing';
 import { FLOORS, MAX_CANDIDATES, jobFrom, pickAuto, type AutoPick, type Job } from './policy';
 import {
   SESSION_TTL_MS,
