@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import nock from 'nock';
 import { VendorError } from '../errors';
+import { collect, collectUntilFailure, failure, fixtures, useNock } from '../adapter-testkit.test-support';
 import type { CallContext, ChatRequest, StreamEvent } from '../types';
 import { anthropicAdapter } from './anthropic-chat-model';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
@@ -16,47 +16,12 @@ const request: ChatRequest = {
   maxTokens: 1024,
 };
 
-const fixture = (name: string) => readFileSync(join(__dirname, '__fixtures__', name), 'utf8');
-const json = (name: string): Record<string, unknown> => JSON.parse(fixture(name));
+const { fixture, json } = fixtures(__dirname);
 const SSE = { 'content-type': 'text/event-stream; charset=utf-8' };
-
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-/** The events yielded before the stream failed, and the failure. */
-async function collectUntilFailure(events: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error: VendorError }> {
-  const out: StreamEvent[] = [];
-  try {
-    for await (const event of events) out.push(event);
-  } catch (error) {
-    return { events: out, error: error as VendorError };
-  }
-  throw new Error('the stream ended without a failure');
-}
-
-async function failure(promise: Promise<unknown>): Promise<VendorError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(VendorError);
-    return error as VendorError;
-  }
-  throw new Error('the call succeeded');
-}
 
 const messages = () => nock(BASE).post('/v1/messages');
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.abortPendingRequests();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => nock.enableNetConnect());
+useNock();
 
 describe('anthropicAdapter.generate', () => {
   it('calls POST /v1/messages with the key, the API version and JSON, and normalises a text answer', async () => {

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import nock from 'nock';
-import { VendorError } from '../errors';
+import { collect, collectUntilFailure, failure, fixtures, useNock } from '../adapter-testkit.test-support';
 import type { CallContext, ChatRequest, StreamEvent } from '../types';
 import { geminiAdapter } from './gemini-chat-model';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
@@ -19,48 +17,14 @@ const request: ChatRequest = {
   maxTokens: 1024,
 };
 
-const fixture = (name: string) => readFileSync(join(__dirname, '__fixtures__', name), 'utf8');
-const json = (name: string): Record<string, unknown> => JSON.parse(fixture(name));
+const { fixture, json } = fixtures(__dirname);
 const SSE = { 'content-type': 'text/event-stream' };
 const CALL_ID = /^call_[0-9a-f]{24}$/;
-
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-async function collectUntilFailure(events: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error: VendorError }> {
-  const out: StreamEvent[] = [];
-  try {
-    for await (const event of events) out.push(event);
-  } catch (error) {
-    return { events: out, error: error as VendorError };
-  }
-  throw new Error('the stream ended without a failure');
-}
-
-async function failure(promise: Promise<unknown>): Promise<VendorError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(VendorError);
-    return error as VendorError;
-  }
-  throw new Error('the call succeeded');
-}
 
 const generate = () => nock(BASE).post(GENERATE);
 const stream = () => nock(BASE).post(STREAM).query({ alt: 'sse' });
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.abortPendingRequests();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
-afterAll(() => nock.enableNetConnect());
+useNock();
 
 describe('geminiAdapter.generate', () => {
   it('calls generateContent with the key header and normalises a text answer, leaving thoughts out', async () => {
