@@ -47,5 +47,9 @@ export type { UsageRecord, UsageRecord__Output } from './generated/svc/billing/v
 export type { SettleRequest, SettleRequest__Output } from './generated/svc/billing/v1/SettleRequest';
 export type { SettleResponse__Output } from './generated/svc/billing/v1/SettleResponse';
 export type { AuthenticateKeyResponse__Output } from './generated/svc/billing/v1/AuthenticateKeyResponse';
+export type { ReleaseRequest, ReleaseRequest__Output } from './generated/svc/billing/v1/ReleaseRequest';
+export type { ReleaseResponse, ReleaseResponse__Output } from './generated/svc/billing/v1/ReleaseResponse';
+export type { VendorKeysRequest, VendorKeysRequest__Output } from './generated/svc/billing/v1/VendorKeysRequest';
+export type { VendorKeysResponse, VendorKeysResponse__Output } from './generated/svc/billing/v1/VendorKeysResponse';
 export type { ConversationsServiceClient, ConversationsServiceHandlers } from './generated/svc/conversations/v1/ConversationsService';
 export type { BatchServiceClient, BatchServiceHandlers } from './generated/svc/batch/v1/BatchService';

@@ -21,7 +21,7 @@ describe('billing Prisma schema matches the migrated database', () => {
   }
 
   it('covers every model', () => {
-    expect(Object.values(Prisma.ModelName).sort()).toEqual(['Account', 'ApiKey', 'CreditEntry', 'KeyBaseline', 'LedgerEntry', 'Organization', 'Project']);
+    expect(Object.values(Prisma.ModelName).sort()).toEqual(['Account', 'ApiKey', 'CreditEntry', 'KeyBaseline', 'LedgerEntry', 'Organization', 'OrganizationMember', 'Project', 'VendorKey']);
   });
 
   it('creates, reads, updates and deletes one row of every model', async () => {
@@ -66,6 +66,7 @@ describe('billing Prisma schema matches the migrated database', () => {
       fallbackPolicy: 'none',
       rpmLimit: 12,
       tpmLimit: 3_400,
+      memberId: account.id,
       createdAt: at('2025-01-01T00:00:00.004Z'),
     };
     const creditEntry = {
@@ -95,6 +96,9 @@ describe('billing Prisma schema matches the migrated database', () => {
       costMicros: 9_000_000_000_021n,
       directMicros: 10n,
       byok: true,
+      plan: 'free',
+      memberId: account.id,
+      baselinePending: true,
       occurredAt: at('2025-02-03T04:05:06.007Z'),
       recordedAt: at('2025-02-03T04:05:06.008Z'),
     };
@@ -106,7 +110,24 @@ describe('billing Prisma schema matches the migrated database', () => {
       // Far ahead, so a baseline recompute running beside this test never counts it as stale.
       computedAt: at('2099-02-03T04:05:06.009Z'),
     };
+    const member = {
+      organizationId: organization.id,
+      accountId: account.id,
+      role: 'owner',
+      monthlyQuotaMicros: 9_007_199_254_740_993n,
+      createdAt: at('2025-01-01T00:00:00.011Z'),
+    };
+    const vendorKey = {
+      organizationId: organization.id,
+      vendor: 'vendor-3',
+      sealed: 'AAAA',
+      hint: 'wxyz',
+      createdAt: at('2025-01-01T00:00:00.012Z'),
+      updatedAt: at('2025-01-01T00:00:00.013Z'),
+    };
     // The rows above set every scalar field of every model.
+    expect(Object.keys(member).sort()).toEqual(Object.values(Prisma.OrganizationMemberScalarFieldEnum).sort());
+    expect(Object.keys(vendorKey).sort()).toEqual(Object.values(Prisma.VendorKeyScalarFieldEnum).sort());
     expect(Object.keys(account).sort()).toEqual(Object.values(Prisma.AccountScalarFieldEnum).sort());
     expect(Object.keys(organization).sort()).toEqual(Object.values(Prisma.OrganizationScalarFieldEnum).sort());
     expect(Object.keys(project).sort()).toEqual(Object.values(Prisma.ProjectScalarFieldEnum).sort());
@@ -124,6 +145,11 @@ describe('billing Prisma schema matches the migrated database', () => {
       expect(await prisma.creditEntry.create({ data: creditEntry })).toEqual(creditEntry);
       expect(await prisma.ledgerEntry.create({ data: ledgerEntry })).toEqual(ledgerEntry);
       expect(await prisma.keyBaseline.create({ data: keyBaseline })).toEqual(keyBaseline);
+      expect(await prisma.organizationMember.create({ data: member })).toEqual(member);
+      expect(await prisma.vendorKey.create({ data: vendorKey })).toEqual(vendorKey);
+      expect(await columns('organization_member', 'organization_id', organization.id)).toEqual(['account_id', 'created_at', 'monthly_quota_micros', 'organization_id', 'role']);
+      expect(await columns('vendor_key', 'organization_id', organization.id)).toEqual(['created_at', 'hint', 'organization_id', 'sealed', 'updated_at', 'vendor']);
+      expect((await prisma.organizationMember.update({ where: { organizationId_accountId: { organizationId: organization.id, accountId: account.id } }, data: { monthlyQuotaMicros: null } })).monthlyQuotaMicros).toBeNull();
 
       // Read (and the table has exactly the columns the model maps)
       expect(await prisma.account.findUnique({ where: { email: account.email } })).toEqual(account);
@@ -143,6 +169,7 @@ describe('billing Prisma schema matches the migrated database', () => {
         'fallback_policy',
         'hash',
         'id',
+        'member_id',
         'name',
         'organization_id',
         'prefix',
@@ -156,6 +183,7 @@ describe('billing Prisma schema matches the migrated database', () => {
       ]);
       expect(await columns('credit_entry', 'id', creditEntry.id)).toEqual(['amount_micros', 'created_at', 'id', 'kind', 'note', 'organization_id']);
       expect(await columns('ledger_entry', 'call_id', ledgerEntry.callId)).toEqual([
+        'baseline_pending',
         'byok',
         'cache_write_tokens',
         'cached_tokens',
@@ -167,10 +195,12 @@ describe('billing Prisma schema matches the migrated database', () => {
         'key_id',
         'kind',
         'line',
+        'member_id',
         'model',
         'occurred_at',
         'organization_id',
         'output_tokens',
+        'plan',
         'reasoning_tokens',
         'recorded_at',
         'service_fee_micros',

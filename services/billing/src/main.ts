@@ -1,5 +1,6 @@
 import './instrumentation';
 import { createLogger } from '@svc/logger';
+import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
 import { connectAmqp, declareQueue, consumeBatch } from '@svc/amqp';
 import { startGrpcServer } from '@svc/grpc';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   const queueDepth = watchQueueDepth(amqp.connection, [usageSettle.name, `${usageSettle.name}.dead`], { logger });
   const consumer = await consumeBatch(amqp.channel, usageSettle, async (records) => {
     recordJobAges(usageSettle.name, records);
-    await settle({ prisma, redis }, records);
+    await settle({ prisma, redis, catalog, logger }, records);
   }, {
     logger,
     maxBatch: config.SETTLE_BATCH_SIZE,
@@ -36,7 +37,18 @@ async function main(): Promise<void> {
   const grpcServer = await startGrpcServer({
     host: config.BILLING_HOST,
     port: config.BILLING_PORT,
-    services: [billingService({ prisma, redis, logger, keyCacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS, protosDir: config.PROTOS_DIR })],
+    services: [
+      billingService({
+        prisma,
+        redis,
+        logger,
+        catalog,
+        keyCacheTtlSeconds: config.KEY_CACHE_TTL_SECONDS,
+        protosDir: config.PROTOS_DIR,
+        freeDailyCostMicros: config.FREE_DAILY_COST_MICROS,
+        reservationTtlSeconds: config.RESERVATION_TTL_SECONDS,
+      }),
+    ],
   });
   logger.info('listening', { port: grpcServer.port });
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [

@@ -6,6 +6,8 @@ import type { Prisma } from './db';
 import { authenticateKey } from './keys/authenticate-key';
 import { admit } from './admission/admit';
 import { settle } from './settlement/settle';
+import { release } from './admission/release';
+import type { PriceLookup } from './baselines/recompute';
 
 export interface BillingDeps {
   prisma: Prisma;
@@ -13,6 +15,11 @@ export interface BillingDeps {
   logger: Logger;
   keyCacheTtlSeconds: number;
   protosDir?: string;
+  catalog?: PriceLookup;
+  freeDailyCostMicros?: number;
+  reservationTtlSeconds?: number;
+  /** The organization's own vendor keys, decrypted (BYOK); absent: none are served. */
+  vendorKeys?: (organizationId: string) => Promise<Record<string, string>>;
 }
 
 /** The BillingService registration, built from injected dependencies (nothing at import time). */
@@ -24,6 +31,8 @@ export function billingService(deps: BillingDeps): ServiceRegistration {
     })),
     Admit: unary(deps.logger, 'Admit', (request) => admit(deps, request)),
     Settle: unary(deps.logger, 'Settle', async (request) => ({ written: await settle(deps, request.records) })),
+    Release: unary(deps.logger, 'Release', (request) => release(deps.redis, request)),
+    VendorKeys: unary(deps.logger, 'VendorKeys', async (request) => ({ keys: deps.vendorKeys ? await deps.vendorKeys(request.organization_id) : {} })),
   };
   return { definition: proto.BillingService.service, implementation: handlers as never, name: 'svc.billing.v1.BillingService' };
 }

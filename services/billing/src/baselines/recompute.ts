@@ -121,3 +121,25 @@ export async function recomputeBaselines(prisma: Prisma, catalog: PriceLookup, n
   await prisma.$executeRaw`DELETE FROM billing.key_baseline WHERE computed_at < ${now}`;
   return { keys: baselines.length, computedAt: now };
 }
+
+/**
+ * One key's baseline now (same rules as the nightly run), written to key_baseline. Billing runs
+ * it when a key reaches its 20th answered call, so the baseline applies from then on rather
+ * than from the next night. Returns the baseline, or undefined when the key has no priced call.
+ */
+export async function recomputeKeyBaseline(prisma: Prisma, catalog: PriceLookup, keyId: string, now: Date = new Date()): Promise<Baseline | undefined> {
+  const from = new Date(now.getTime() - BASELINE_WINDOW_DAYS * DAY_MS);
+  const rows = await prisma.$queryRaw<Array<{ model: string; calls: number }>>`
+    SELECT model, count(*)::int AS calls
+      FROM billing.ledger_entry
+     WHERE kind = 'chat' AND key_id = ${keyId} AND occurred_at > ${from} AND occurred_at <= ${now}
+     GROUP BY model`;
+  const baseline = pickBaseline(rows.map((row) => ({ model: row.model, calls: Number(row.calls) })), catalog);
+  if (!baseline) return undefined;
+  await prisma.keyBaseline.upsert({
+    where: { keyId },
+    create: { keyId, model: baseline.model, calls: baseline.calls, pricePerTokenPico: baseline.pricePerTokenPico, computedAt: now },
+    update: { model: baseline.model, calls: baseline.calls, pricePerTokenPico: baseline.pricePerTokenPico, computedAt: now },
+  });
+  return baseline;
+}

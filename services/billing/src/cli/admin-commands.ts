@@ -17,7 +17,15 @@ export const SPEND_PERIODS = ['day', 'week', 'month', 'life'] as const;
 
 export class AdminError extends Error {
   override name = 'AdminError';
+  /** A spec error code when the refusal is one (free_tier_limit with param members or api_keys). */
+  constructor(message: string, readonly details: { code?: string; param?: string } = {}) {
+    super(message);
+  }
 }
+
+/** The Free plan's account caps until the first top-up (spec: 403 free_tier_limit). */
+export const FREE_MAX_MEMBERS = 1;
+export const FREE_MAX_KEYS = 2;
 
 export interface CreateOrganizationInput {
   name: string;
@@ -37,6 +45,7 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
       data: { id: organizationId, accountId: account.id, name: input.name, plan: input.plan, stopAtZero: input.stopAtZero ?? false, toppedUp: input.plan === 'paid' && input.creditMicros > 0n },
     }),
     deps.prisma.project.create({ data: { id: projectId, organizationId, name: 'Default project' } }),
+    deps.prisma.organizationMember.create({ data: { organizationId, accountId: account.id, role: 'owner' } }),
     ...(input.creditMicros > 0n ? [deps.prisma.creditEntry.create({ data: { id: ids.credit(), organizationId, amountMicros: input.creditMicros, kind: 'grant', note: 'initial credit' } })] : []),
   ]);
   await rebuildBalance(deps.prisma, deps.redis, organizationId);
@@ -48,7 +57,8 @@ export async function topUp(deps: AdminDeps, organizationId: string, micros: big
   await requireOrganization(deps, organizationId);
   await deps.prisma.$transaction([
     deps.prisma.creditEntry.create({ data: { id: ids.credit(), organizationId, amountMicros: micros, kind: 'topup' } }),
-    deps.prisma.organization.update({ where: { id: organizationId }, data: { toppedUp: true } }),
+    // The first top-up ends the Free plan: the organization is paid from now on.
+    deps.prisma.organization.update({ where: { id: organizationId }, data: { toppedUp: true, plan: 'paid' } }),
   ]);
   const balance = await rebuildBalance(deps.prisma, deps.redis, organizationId);
   await invalidateOrganizationKeys(deps, organizationId);
@@ -74,6 +84,8 @@ export interface CreateKeyInput {
   fallbackPolicy?: string;
   rpmLimit?: number;
   tpmLimit?: number;
+  /** Account id or email of the member the key belongs to (default: the organization's owner). */
+  member?: string;
 }
 
 /** Creates a key and returns its text once; only its sha256 is stored. */
@@ -85,6 +97,13 @@ export async function createKey(deps: AdminDeps, input: CreateKeyInput) {
   if (input.spendPeriod && !(SPEND_PERIODS as readonly string[]).includes(input.spendPeriod)) throw new AdminError(`spend period must be one of ${SPEND_PERIODS.join(', ')}`);
   if ((input.spendLimitMicros === undefined) !== (input.spendPeriod === undefined)) throw new AdminError('a spend limit needs both --spend-limit and --spend-period');
   if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) throw new AdminError('expiry must be an ISO date');
+  if (organization.plan === 'free') {
+    const live = await deps.prisma.apiKey.count({ where: { organizationId: organization.id, revokedAt: null } });
+    if (live >= FREE_MAX_KEYS) {
+      throw new AdminError(`The Free plan allows ${FREE_MAX_KEYS} API keys until the first top-up.`, { code: 'free_tier_limit', param: 'api_keys' });
+    }
+  }
+  const memberId = input.member ? (await requireMember(deps, organization.id, input.member)).accountId : undefined;
   const projectId = input.projectId ?? (await deps.prisma.project.findFirst({ where: { organizationId: organization.id }, orderBy: { createdAt: 'asc' } }))?.id;
   if (!projectId) throw new AdminError(`organization ${organization.id} has no project`);
   const key = newApiKey();
@@ -105,6 +124,7 @@ export async function createKey(deps: AdminDeps, input: CreateKeyInput) {
       fallbackPolicy: input.fallbackPolicy ?? 'cross_vendor',
       rpmLimit: input.rpmLimit ?? 600,
       tpmLimit: input.tpmLimit ?? 200_000,
+      memberId,
     },
   });
   return { key_id: id, key, organization_id: organization.id, project_id: projectId, scopes, allowed_models: input.models ?? [] };
@@ -132,6 +152,44 @@ export async function listKeys(deps: AdminDeps, organizationId: string) {
     spend_period: row.spendPeriod,
     fallback_policy: row.fallbackPolicy,
   }));
+}
+
+/** Adds a person (by email) to an organization; the Free plan has one member until the first top-up. */
+export async function addMember(deps: AdminDeps, organizationId: string, email: string, monthlyQuotaMicros?: bigint) {
+  const organization = await requireOrganization(deps, organizationId);
+  if (organization.plan === 'free') {
+    const members = await deps.prisma.organizationMember.count({ where: { organizationId } });
+    if (members >= FREE_MAX_MEMBERS) throw new AdminError(`The Free plan allows ${FREE_MAX_MEMBERS} member until the first top-up.`, { code: 'free_tier_limit', param: 'members' });
+  }
+  const account = await deps.prisma.account.upsert({ where: { email }, update: {}, create: { id: ids.account(), email } });
+  const member = await deps.prisma.organizationMember.create({ data: { organizationId, accountId: account.id, role: 'member', monthlyQuotaMicros } });
+  return { organization_id: organizationId, account_id: account.id, email, role: member.role, monthly_quota_micros: member.monthlyQuotaMicros?.toString() ?? null };
+}
+
+/** Sets (or with undefined, clears) a member's monthly spend quota; keys see it at once. */
+export async function setMemberQuota(deps: AdminDeps, organizationId: string, member: string, monthlyQuotaMicros: bigint | undefined) {
+  const row = await requireMember(deps, organizationId, member);
+  await deps.prisma.organizationMember.update({
+    where: { organizationId_accountId: { organizationId, accountId: row.accountId } },
+    data: { monthlyQuotaMicros: monthlyQuotaMicros ?? null },
+  });
+  await invalidateOrganizationKeys(deps, organizationId);
+  return { organization_id: organizationId, account_id: row.accountId, monthly_quota_micros: monthlyQuotaMicros?.toString() ?? null };
+}
+
+export async function listMembers(deps: AdminDeps, organizationId: string) {
+  const rows = await deps.prisma.organizationMember.findMany({ where: { organizationId }, orderBy: { createdAt: 'asc' } });
+  const accounts = await deps.prisma.account.findMany({ where: { id: { in: rows.map((row) => row.accountId) } } });
+  const email = new Map(accounts.map((account) => [account.id, account.email]));
+  return rows.map((row) => ({ account_id: row.accountId, email: email.get(row.accountId) ?? '', role: row.role, monthly_quota_micros: row.monthlyQuotaMicros?.toString() ?? null }));
+}
+
+/** A member by account id or email. */
+async function requireMember(deps: AdminDeps, organizationId: string, member: string) {
+  const accountId = member.includes('@') ? (await deps.prisma.account.findUnique({ where: { email: member } }))?.id : member;
+  const row = accountId ? await deps.prisma.organizationMember.findUnique({ where: { organizationId_accountId: { organizationId, accountId } } }) : null;
+  if (!row) throw new AdminError(`${member} is not a member of ${organizationId}`);
+  return row;
 }
 
 async function requireOrganization(deps: AdminDeps, organizationId: string) {

@@ -140,6 +140,10 @@ describe('authenticateKey and key admin (real Postgres and Redis)', () => {
       spend_period: 'month',
       stop_at_zero: false,
       topped_up: true,
+      free_allowance: true,
+      member_id: accountId,
+      member_quota_micros: 0,
+      byok_vendors: [],
     });
 
     // Cached under the prefix with the configured TTL...

@@ -18,9 +18,15 @@ export async function authenticateKey(deps: AuthenticateDeps, keyHash: string): 
   if (cached) return JSON.parse(cached) as KeyRecord;
   const row = await deps.prisma.apiKey.findUnique({
     where: { hash: keyHash },
-    include: { organization: { include: { account: true } }, project: true },
+    include: { organization: { include: { account: true, vendorKeys: { select: { vendor: true } } } }, project: true },
   });
   if (!row || !sameHash(row.hash, keyHash)) throw new ServiceError('invalid_api_key', 'Incorrect API key provided.');
+  const memberId = row.memberId ?? row.organization.accountId;
+  const [firstOrganization, member] = await Promise.all([
+    // A person's first organization carries the Free allowance; a second one has none (spec: 402).
+    deps.prisma.organization.findFirst({ where: { accountId: row.organization.accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true } }),
+    deps.prisma.organizationMember.findUnique({ where: { organizationId_accountId: { organizationId: row.organizationId, accountId: memberId } } }),
+  ]);
   const record: KeyRecord = {
     key_id: row.id,
     organization_id: row.organizationId,
@@ -42,6 +48,10 @@ export async function authenticateKey(deps: AuthenticateDeps, keyHash: string): 
     spend_period: row.spendPeriod ?? '',
     stop_at_zero: row.organization.stopAtZero,
     topped_up: row.organization.toppedUp,
+    free_allowance: firstOrganization?.id === row.organizationId,
+    member_id: memberId,
+    member_quota_micros: member?.monthlyQuotaMicros === null || member?.monthlyQuotaMicros === undefined ? 0 : Number(member.monthlyQuotaMicros),
+    byok_vendors: row.organization.vendorKeys.map((key) => key.vendor).sort(),
   };
   await deps.redis.set(keyCacheKey(keyHash), JSON.stringify(record), 'EX', deps.cacheTtlSeconds);
   return record;

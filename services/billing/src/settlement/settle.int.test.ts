@@ -98,6 +98,9 @@ describe('settle (real Postgres and Redis)', () => {
       costMicros: 1234n,
       directMicros: 0n,
       byok: false,
+      plan: '',
+      memberId: '',
+      baselinePending: false,
       occurredAt: new Date(1_760_000_000_123),
       recordedAt: expect.any(Date),
     });

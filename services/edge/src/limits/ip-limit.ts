@@ -1,10 +1,9 @@
 import { isIP } from 'node:net';
 import type { Request, RequestHandler } from 'express';
-import { ServiceError } from '@svc/errors';
+import { ServiceError, formatDuration, retryAfterSeconds } from '@svc/errors';
 import { svcMetrics } from '@svc/telemetry';
 import { defineScripts, tag, type Redis } from '@svc/redis';
 import { LUA_PRELUDE, PERIOD_MS, arg, bucketState, fullInMs, remainingOf, throttledWarning, waitForMs, withTimeout, type WarnLogger } from './bucket';
-import { formatDuration, retryAfterSeconds } from './format';
 
 /**
  * The per-address limit (spec, Limits: "default 300 per minute, checked before authentication";

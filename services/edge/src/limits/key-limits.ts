@@ -1,10 +1,9 @@
-import { ServiceError } from '@svc/errors';
+import { ServiceError, formatDuration, retryAfterSeconds } from '@svc/errors';
 import { svcMetrics } from '@svc/telemetry';
 import { defineScripts, tag, type Redis } from '@svc/redis';
 import { LUA_PRELUDE, PERIOD_MS, arg, bucketState, fullInMs, remainingOf, throttledWarning, waitForMs, withTimeout, type BucketState, type WarnLogger } from './bucket';
-import { formatDuration, retryAfterSeconds } from './format';
 
-export { formatDuration } from './format';
+export { formatDuration } from '@svc/errors';
 
 /**
  * Per-key request and token buckets (spec, Limits: "default 600 requests per minute and 200000

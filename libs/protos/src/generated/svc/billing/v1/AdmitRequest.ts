@@ -1,5 +1,6 @@
 // Original file: /work/main/protos/svc/billing/v1/billing_service.proto
 
+import type { KeyRecord as _svc_billing_v1_KeyRecord, KeyRecord__Output as _svc_billing_v1_KeyRecord__Output } from '../../../svc/billing/v1/KeyRecord';
 import type { Long } from '@grpc/proto-loader';
 
 export interface AdmitRequest {
@@ -15,6 +16,19 @@ export interface AdmitRequest {
    */
   'byok'?: (boolean);
   'auto'?: (boolean);
+  /**
+   * The caller's key record (limits, plan, member); the edge already holds it.
+   */
+  'key'?: (_svc_billing_v1_KeyRecord | null);
+  /**
+   * Input token estimate and the explicit max_tokens (0 when not sent), for the Free limits.
+   */
+  'input_tokens'?: (number);
+  'max_tokens'?: (number);
+  /**
+   * Estimated list price in micros (what the Free plan's daily fair-use limit counts).
+   */
+  'estimated_list_micros'?: (number | string | Long);
 }
 
 export interface AdmitRequest__Output {
@@ -30,4 +44,17 @@ export interface AdmitRequest__Output {
    */
   'byok': (boolean);
   'auto': (boolean);
+  /**
+   * The caller's key record (limits, plan, member); the edge already holds it.
+   */
+  'key': (_svc_billing_v1_KeyRecord__Output | null);
+  /**
+   * Input token estimate and the explicit max_tokens (0 when not sent), for the Free limits.
+   */
+  'input_tokens': (number);
+  'max_tokens': (number);
+  /**
+   * Estimated list price in micros (what the Free plan's daily fair-use limit counts).
+   */
+  'estimated_list_micros': (number);
 }

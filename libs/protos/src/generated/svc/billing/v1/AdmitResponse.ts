@@ -11,6 +11,22 @@ export interface AdmitResponse {
    * Headers the edge adds to the response (quota, free plan).
    */
   'headers'?: ({[key: string]: string});
+  /**
+   * "free" when the call is served under the Free limits, else "".
+   */
+  'plan_tier'?: (string);
+  /**
+   * free_plan (never topped up) or zero_balance (paid organization at zero), with plan_tier free.
+   */
+  'plan_reason'?: (string);
+  /**
+   * The key's baseline model; "" while the baseline is pending.
+   */
+  'baseline_model'?: (string);
+  /**
+   * The key's successful calls so far (for baseline.calls while pending).
+   */
+  'baseline_calls'?: (number);
 }
 
 export interface AdmitResponse__Output {
@@ -22,4 +38,20 @@ export interface AdmitResponse__Output {
    * Headers the edge adds to the response (quota, free plan).
    */
   'headers': ({[key: string]: string});
+  /**
+   * "free" when the call is served under the Free limits, else "".
+   */
+  'plan_tier': (string);
+  /**
+   * free_plan (never topped up) or zero_balance (paid organization at zero), with plan_tier free.
+   */
+  'plan_reason': (string);
+  /**
+   * The key's baseline model; "" while the baseline is pending.
+   */
+  'baseline_model': (string);
+  /**
+   * The key's successful calls so far (for baseline.calls while pending).
+   */
+  'baseline_calls': (number);
 }

@@ -6,8 +6,12 @@ import type { AdmitRequest as _svc_billing_v1_AdmitRequest, AdmitRequest__Output
 import type { AdmitResponse as _svc_billing_v1_AdmitResponse, AdmitResponse__Output as _svc_billing_v1_AdmitResponse__Output } from '../../../svc/billing/v1/AdmitResponse';
 import type { AuthenticateKeyRequest as _svc_billing_v1_AuthenticateKeyRequest, AuthenticateKeyRequest__Output as _svc_billing_v1_AuthenticateKeyRequest__Output } from '../../../svc/billing/v1/AuthenticateKeyRequest';
 import type { AuthenticateKeyResponse as _svc_billing_v1_AuthenticateKeyResponse, AuthenticateKeyResponse__Output as _svc_billing_v1_AuthenticateKeyResponse__Output } from '../../../svc/billing/v1/AuthenticateKeyResponse';
+import type { ReleaseRequest as _svc_billing_v1_ReleaseRequest, ReleaseRequest__Output as _svc_billing_v1_ReleaseRequest__Output } from '../../../svc/billing/v1/ReleaseRequest';
+import type { ReleaseResponse as _svc_billing_v1_ReleaseResponse, ReleaseResponse__Output as _svc_billing_v1_ReleaseResponse__Output } from '../../../svc/billing/v1/ReleaseResponse';
 import type { SettleRequest as _svc_billing_v1_SettleRequest, SettleRequest__Output as _svc_billing_v1_SettleRequest__Output } from '../../../svc/billing/v1/SettleRequest';
 import type { SettleResponse as _svc_billing_v1_SettleResponse, SettleResponse__Output as _svc_billing_v1_SettleResponse__Output } from '../../../svc/billing/v1/SettleResponse';
+import type { VendorKeysRequest as _svc_billing_v1_VendorKeysRequest, VendorKeysRequest__Output as _svc_billing_v1_VendorKeysRequest__Output } from '../../../svc/billing/v1/VendorKeysRequest';
+import type { VendorKeysResponse as _svc_billing_v1_VendorKeysResponse, VendorKeysResponse__Output as _svc_billing_v1_VendorKeysResponse__Output } from '../../../svc/billing/v1/VendorKeysResponse';
 
 /**
  * BillingService owns accounts, organizations, keys, credit and the ledger.
@@ -46,6 +50,23 @@ export interface BillingServiceClient extends grpc.Client {
   authenticateKey(argument: _svc_billing_v1_AuthenticateKeyRequest, callback: grpc.requestCallback<_svc_billing_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Gives back the reservation of an admitted call that ended without a billed answer
+   * (vendor failure, no answer, client gone). Unknown or already settled calls are a no-op.
+   */
+  Release(argument: _svc_billing_v1_ReleaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  Release(argument: _svc_billing_v1_ReleaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  Release(argument: _svc_billing_v1_ReleaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  Release(argument: _svc_billing_v1_ReleaseRequest, callback: grpc.requestCallback<_svc_billing_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Gives back the reservation of an admitted call that ended without a billed answer
+   * (vendor failure, no answer, client gone). Unknown or already settled calls are a no-op.
+   */
+  release(argument: _svc_billing_v1_ReleaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  release(argument: _svc_billing_v1_ReleaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  release(argument: _svc_billing_v1_ReleaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  release(argument: _svc_billing_v1_ReleaseRequest, callback: grpc.requestCallback<_svc_billing_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Settles usage records into the ledger, idempotent on call_id. The hot path publishes the
    * same records to the `usage.settle` queue; this RPC is the direct route when the queue is down.
    */
@@ -61,6 +82,21 @@ export interface BillingServiceClient extends grpc.Client {
   settle(argument: _svc_billing_v1_SettleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
   settle(argument: _svc_billing_v1_SettleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
   settle(argument: _svc_billing_v1_SettleRequest, callback: grpc.requestCallback<_svc_billing_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The organization's own vendor keys (BYOK), decrypted, by vendor id. Internal only.
+   */
+  VendorKeys(argument: _svc_billing_v1_VendorKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_VendorKeysResponse__Output>): grpc.ClientUnaryCall;
+  VendorKeys(argument: _svc_billing_v1_VendorKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_VendorKeysResponse__Output>): grpc.ClientUnaryCall;
+  VendorKeys(argument: _svc_billing_v1_VendorKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_VendorKeysResponse__Output>): grpc.ClientUnaryCall;
+  VendorKeys(argument: _svc_billing_v1_VendorKeysRequest, callback: grpc.requestCallback<_svc_billing_v1_VendorKeysResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The organization's own vendor keys (BYOK), decrypted, by vendor id. Internal only.
+   */
+  vendorKeys(argument: _svc_billing_v1_VendorKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_VendorKeysResponse__Output>): grpc.ClientUnaryCall;
+  vendorKeys(argument: _svc_billing_v1_VendorKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_billing_v1_VendorKeysResponse__Output>): grpc.ClientUnaryCall;
+  vendorKeys(argument: _svc_billing_v1_VendorKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_billing_v1_VendorKeysResponse__Output>): grpc.ClientUnaryCall;
+  vendorKeys(argument: _svc_billing_v1_VendorKeysRequest, callback: grpc.requestCallback<_svc_billing_v1_VendorKeysResponse__Output>): grpc.ClientUnaryCall;
   
 }
 
@@ -80,15 +116,28 @@ export interface BillingServiceHandlers extends grpc.UntypedServiceImplementatio
   AuthenticateKey: grpc.handleUnaryCall<_svc_billing_v1_AuthenticateKeyRequest__Output, _svc_billing_v1_AuthenticateKeyResponse>;
   
   /**
+   * Gives back the reservation of an admitted call that ended without a billed answer
+   * (vendor failure, no answer, client gone). Unknown or already settled calls are a no-op.
+   */
+  Release: grpc.handleUnaryCall<_svc_billing_v1_ReleaseRequest__Output, _svc_billing_v1_ReleaseResponse>;
+  
+  /**
    * Settles usage records into the ledger, idempotent on call_id. The hot path publishes the
    * same records to the `usage.settle` queue; this RPC is the direct route when the queue is down.
    */
   Settle: grpc.handleUnaryCall<_svc_billing_v1_SettleRequest__Output, _svc_billing_v1_SettleResponse>;
+  
+  /**
+   * The organization's own vendor keys (BYOK), decrypted, by vendor id. Internal only.
+   */
+  VendorKeys: grpc.handleUnaryCall<_svc_billing_v1_VendorKeysRequest__Output, _svc_billing_v1_VendorKeysResponse>;
   
 }
 
 export interface BillingServiceDefinition extends grpc.ServiceDefinition {
   Admit: MethodDefinition<_svc_billing_v1_AdmitRequest, _svc_billing_v1_AdmitResponse, _svc_billing_v1_AdmitRequest__Output, _svc_billing_v1_AdmitResponse__Output>
   AuthenticateKey: MethodDefinition<_svc_billing_v1_AuthenticateKeyRequest, _svc_billing_v1_AuthenticateKeyResponse, _svc_billing_v1_AuthenticateKeyRequest__Output, _svc_billing_v1_AuthenticateKeyResponse__Output>
+  Release: MethodDefinition<_svc_billing_v1_ReleaseRequest, _svc_billing_v1_ReleaseResponse, _svc_billing_v1_ReleaseRequest__Output, _svc_billing_v1_ReleaseResponse__Output>
   Settle: MethodDefinition<_svc_billing_v1_SettleRequest, _svc_billing_v1_SettleResponse, _svc_billing_v1_SettleRequest__Output, _svc_billing_v1_SettleResponse__Output>
+  VendorKeys: MethodDefinition<_svc_billing_v1_VendorKeysRequest, _svc_billing_v1_VendorKeysResponse, _svc_billing_v1_VendorKeysRequest__Output, _svc_billing_v1_VendorKeysResponse__Output>
 }

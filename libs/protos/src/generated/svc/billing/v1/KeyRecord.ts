@@ -38,6 +38,23 @@ export interface KeyRecord {
   'spend_period'?: (string);
   'stop_at_zero'?: (boolean);
   'topped_up'?: (boolean);
+  /**
+   * The organization is its account's first: it has the Free allowance (a person's second
+   * organization has none, spec: 402).
+   */
+  'free_allowance'?: (boolean);
+  /**
+   * Account id of the member the key belongs to.
+   */
+  'member_id'?: (string);
+  /**
+   * The member's monthly spend quota in micros; 0 when none.
+   */
+  'member_quota_micros'?: (number | string | Long);
+  /**
+   * Vendors (vendor-1 .. vendor-8) for which the organization has its own key.
+   */
+  'byok_vendors'?: (string)[];
 }
 
 export interface KeyRecord__Output {
@@ -76,4 +93,21 @@ export interface KeyRecord__Output {
   'spend_period': (string);
   'stop_at_zero': (boolean);
   'topped_up': (boolean);
+  /**
+   * The organization is its account's first: it has the Free allowance (a person's second
+   * organization has none, spec: 402).
+   */
+  'free_allowance': (boolean);
+  /**
+   * Account id of the member the key belongs to.
+   */
+  'member_id': (string);
+  /**
+   * The member's monthly spend quota in micros; 0 when none.
+   */
+  'member_quota_micros': (number);
+  /**
+   * Vendors (vendor-1 .. vendor-8) for which the organization has its own key.
+   */
+  'byok_vendors': (string)[];
 }

@@ -32,6 +32,22 @@ export interface UsageRecord {
    * Amount reserved at admission, released on settlement.
    */
   'reserved_micros'?: (number | string | Long);
+  /**
+   * "free" when served under the Free limits (not charged to the balance), else "".
+   */
+  'plan'?: (string);
+  /**
+   * The key's spend period at admission (day, week, month, life) or "".
+   */
+  'spend_period'?: (string);
+  /**
+   * Account id of the member whose monthly quota the call counts against.
+   */
+  'member_id'?: (string);
+  /**
+   * The key's baseline was pending: the call saves nothing.
+   */
+  'baseline_pending'?: (boolean);
 }
 
 /**
@@ -64,4 +80,20 @@ export interface UsageRecord__Output {
    * Amount reserved at admission, released on settlement.
    */
   'reserved_micros': (number);
+  /**
+   * "free" when served under the Free limits (not charged to the balance), else "".
+   */
+  'plan': (string);
+  /**
+   * The key's spend period at admission (day, week, month, life) or "".
+   */
+  'spend_period': (string);
+  /**
+   * Account id of the member whose monthly quota the call counts against.
+   */
+  'member_id': (string);
+  /**
+   * The key's baseline was pending: the call saves nothing.
+   */
+  'baseline_pending': (boolean);
 }

@@ -1,4 +1,4 @@
-import { formatDuration, retryAfterSeconds } from './format';
+import { formatDuration, retryAfterSeconds } from './durations';
 
 describe('formatDuration', () => {
   it.each([
