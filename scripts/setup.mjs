@@ -2,7 +2,8 @@
 // servers, create the database and vhost, migrate, and (for development) seed an organization
 // with credit and an API key. Idempotent: a second run only re-checks.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -36,6 +37,19 @@ export const servers = {
   redis: { host: '127.0.0.1', port: 6379 },
   amqp: { host: '127.0.0.1', port: 5672, user: 'guest', password: 'guest' },
 };
+
+/**
+ * The development environment's BYOK_ENCRYPTION_KEY (32 random bytes, base64), made once and kept
+ * in .svc/byok-encryption-key so keys set with `npm run admin -- byok set` open after a restart.
+ */
+export function developmentByokKey() {
+  const file = join(root, '.svc', 'byok-encryption-key');
+  if (!existsSync(file)) {
+    mkdirSync(join(root, '.svc'), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
 
 export function envFor(name) {
   const target = environments[name];

@@ -38,8 +38,8 @@ describe('refusals that depend on the rest of the fleet', () => {
     expect((await response.json()).error).toMatchObject({ code: 'model_not_found', param: 'model' });
   });
 
-  it('402 insufficient_credits with x-svc-balance-micros for an organization without credit', async () => {
-    const { apiKey } = newOrganization({ credit: '0' });
+  it('402 insufficient_credits with x-svc-balance-micros for an organization without credit set to stop at zero', async () => {
+    const { apiKey } = newOrganization({ credit: '0', orgFlags: ['--stop-at-zero'] });
     const response = await fetch(`${state.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}` },

@@ -33,8 +33,8 @@ export function adminWithEnv<T = Record<string, unknown>>(overrides: Record<stri
 }
 
 /** A fresh organization with credit and a key with the given extra `key create` flags. */
-export function newOrganization(options: { credit?: string; plan?: 'paid' | 'free'; keyFlags?: string[] } = {}): { organizationId: string; apiKey: string; keyId: string } {
-  const org = admin<{ organization_id: string }>('org', 'create', '--name', `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, '--plan', options.plan ?? 'paid', '--credit', options.credit ?? '10000000');
+export function newOrganization(options: { credit?: string; plan?: 'paid' | 'free'; keyFlags?: string[]; orgFlags?: string[] } = {}): { organizationId: string; apiKey: string; keyId: string } {
+  const org = admin<{ organization_id: string }>('org', 'create', '--name', `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, '--plan', options.plan ?? 'paid', '--credit', options.credit ?? '10000000', ...(options.orgFlags ?? []));
   const key = admin<{ key: string; key_id: string }>('key', 'create', '--org', org.organization_id, ...(options.keyFlags ?? []));
   return { organizationId: org.organization_id, apiKey: key.key, keyId: key.key_id };
 }

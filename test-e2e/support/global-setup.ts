@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -28,6 +29,8 @@ export default async function globalSetup(): Promise<void> {
     IP_RATE_LIMIT_PER_MINUTE: '1000000',
     // Fault-injection tests fail models on purpose; provider health is tested on edges of its own.
     HEALTH_FAILURE_THRESHOLD: '1000000',
+    // Own vendor keys (BYOK) are sealed under a key made for this run.
+    BYOK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
   const logDir = join(ROOT, '.svc', 'logs', `e2e-${process.pid}`);
   mkdirSync(logDir, { recursive: true });

@@ -27,6 +27,14 @@ export const usageRecordSchema = z.object({
   byok: z.boolean().default(false),
   occurred_at_ms: z.number().int(),
   reserved_micros: z.number().int().default(0),
+  /** "free" when served under the Free limits (not charged to the balance). */
+  plan: z.enum(['', 'free']).default(''),
+  /** The key's spend period at admission, or "" without a spend limit. */
+  spend_period: z.enum(['', 'day', 'week', 'month', 'life']).default(''),
+  /** Account id of the member whose monthly quota the call counts against. */
+  member_id: z.string().default(''),
+  /** The key's baseline was pending: the call saves nothing. */
+  baseline_pending: z.boolean().default(false),
 });
 
 export const usageSettle = defineMessage('usage.settle', 1, usageRecordSchema);

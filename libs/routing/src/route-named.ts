@@ -20,6 +20,9 @@ export function routeNamed(catalog: Catalog, request: RouteRequest): RouteResult
   if (!named || forbiddenAt(named.id, request.access)) {
     throw new ServiceError('model_not_found', `The model '${request.model}' does not exist or you do not have access to it.`, { param: 'model' });
   }
+  if (request.free_plan && !named.free) {
+    throw new ServiceError('free_tier_model', `The model '${named.id}' is not on the free model list. On the Free plan, use a free model or auto, or top up to use it.`, { param: 'model' });
+  }
   const vendors = request.vendors ?? [];
   const policy = request.fallback || 'cross_vendor';
   const usable = (model: ChatModel) => (vendors.length === 0 || vendors.includes(model.vendor)) && meetsNeeds(model, request.needs) && !forbiddenAt(model.id, request.access);

@@ -12,10 +12,13 @@ import { billingService } from './server';
 import { usageSettle } from '@svc/messages';
 import { settle } from './settlement/settle';
 import { recordJobAges, watchQueueDepth } from './queue-metrics';
+import { parseEncryptionKey } from './byok/seal';
+import { vendorKeys } from './byok/vendor-keys';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger({ service: 'billing', level: config.LOG_LEVEL });
+  const encryptionKey = parseEncryptionKey(config.BYOK_ENCRYPTION_KEY);
   const prisma = createPrisma(config.DATABASE_URL);
   await prisma.$connect();
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'billing' });
@@ -47,6 +50,11 @@ async function main(): Promise<void> {
         protosDir: config.PROTOS_DIR,
         freeDailyCostMicros: config.FREE_DAILY_COST_MICROS,
         reservationTtlSeconds: config.RESERVATION_TTL_SECONDS,
+        vendorKeys: async (organizationId) => {
+          const result = await vendorKeys({ prisma, encryptionKey }, organizationId);
+          if (result.unreadable.length > 0) logger.error('own vendor keys that do not open (check BYOK_ENCRYPTION_KEY)', { organization_id: organizationId, vendors: result.unreadable });
+          return result.keys;
+        },
       }),
     ],
   });

@@ -39,6 +39,10 @@ export const edgeConfigSchema = commonSchema.extend({
   /** Image parts: size and time limits of one download. */
   IMAGE_MAX_BYTES: env.int(20 * 1024 * 1024),
   IMAGE_TIMEOUT_MS: env.int(10_000),
+  /** Where a Free call's svc.plan.topup_url points. */
+  TOPUP_URL: env.url('https://svc.example.com/billing/top-up'),
+  /** How long an edge keeps an organization's own vendor keys (BYOK) in memory. */
+  BYOK_CACHE_TTL_MS: env.int(30_000),
   PROTOS_DIR: z.string().optional(),
   ...vendorKeys,
 });

@@ -11,6 +11,7 @@ import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createApp } from './app';
 import { createBackends } from './clients/clients';
+import { createOwnKeys } from './chat/own-keys';
 import { KeyCache } from './auth/key-cache';
 import { createUsageSink } from './settlement/usage';
 import { createIpLimiter } from './limits/ip-limit';
@@ -58,11 +59,16 @@ async function main(): Promise<void> {
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'edge' });
   const subscriber = createRedis({ url: config.REDIS_URL, name: 'edge-key-events' });
   const keyCache = new KeyCache(config.KEY_CACHE_TTL_MS);
+  const ownKeys = createOwnKeys({ fetch: (organizationId) => backends.vendorKeys(organizationId), ttlMs: config.BYOK_CACHE_TTL_MS });
   await subscriber.subscribe(`${config.REDIS_KEY_PREFIX}${KEY_EVENTS}`);
   subscriber.on('message', (_channel, message) => {
     try {
       const event = JSON.parse(message) as { type?: string; hash?: string };
-      if (event.type === 'invalidate' && event.hash) keyCache.invalidate(event.hash);
+      if (event.type === 'invalidate' && event.hash) {
+        // A key change may be a BYOK change of its organization: its own vendor keys are fetched again.
+        const dropped = keyCache.invalidate(event.hash);
+        if (dropped) ownKeys.invalidate(dropped.organization_id);
+      }
     } catch {
       keyCache.clear();
     }
@@ -112,6 +118,8 @@ async function main(): Promise<void> {
       attemptTimeoutLongMs: config.ATTEMPT_TIMEOUT_LONG_MS,
       longCallCommitMs: config.LONG_CALL_COMMIT_MS,
       keepaliveIntervalMs: config.KEEPALIVE_INTERVAL_MS,
+      ownKeys,
+      topupUrl: config.TOPUP_URL,
     },
     ipLimit: ipLimiter.middleware,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

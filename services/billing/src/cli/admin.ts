@@ -5,6 +5,8 @@ import { parseConfig } from '@svc/config';
 import { createRedis } from '@svc/redis';
 import { billingConfigSchema } from '../config';
 import { createPrisma } from '../db';
+import { parseEncryptionKey } from '../byok/seal';
+import { listVendorKeys, removeVendorKey, setVendorKey } from '../byok/vendor-keys';
 import { AdminError, createKey, createOrganization, listKeys, revokeKey, seedDevelopment, setSuspended, topUp } from './admin-commands';
 
 const USAGE = `svc admin (npm run admin -- <command> [options] [--json])
@@ -18,9 +20,14 @@ const USAGE = `svc admin (npm run admin -- <command> [options] [--json])
               [--fallback-policy same_vendor|cross_vendor|none] [--rpm N] [--tpm N]
   key revoke  --key KEY_ID
   key list    --org ORG_ID
+  byok set    --org ORG_ID --vendor vendor-N --key VENDOR_KEY|-   (- reads the key from stdin)
+  byok remove --org ORG_ID --vendor vendor-N
+  byok list   --org ORG_ID
   seed-dev    [--write-env PATH] [--base-url URL] [--credit MICROS]
 
-Amounts are micros (millionths of a USD). A new key is shown once; only its hash is stored.`;
+Amounts are micros (millionths of a USD). A new key is shown once; only its hash is stored.
+An organization's own vendor keys (BYOK) are stored sealed with BYOK_ENCRYPTION_KEY (base64 of
+32 bytes); only their last four characters are ever shown.`;
 
 const options = {
   json: { type: 'boolean' },
@@ -42,6 +49,7 @@ const options = {
   rpm: { type: 'string' },
   tpm: { type: 'string' },
   key: { type: 'string' },
+  vendor: { type: 'string' },
   'write-env': { type: 'string' },
   'base-url': { type: 'string' },
 } as const;
@@ -49,6 +57,13 @@ const options = {
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new AdminError(`--${flag} is required`);
   return value;
+}
+
+/** The whole of standard input, without surrounding whitespace (so `echo KEY |` works). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin as AsyncIterable<Buffer | string>) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8').trim();
 }
 
 function micros(value: string | undefined, flag: string): bigint {
@@ -126,6 +141,20 @@ async function main(): Promise<number> {
         break;
       case 'key list':
         result = await listKeys(deps, required(values.org, 'org'));
+        break;
+      case 'byok set': {
+        const keyArgument = required(values.key, 'key');
+        result = await setVendorKey(
+          { ...deps, encryptionKey: parseEncryptionKey(config.BYOK_ENCRYPTION_KEY) },
+          { organizationId: required(values.org, 'org'), vendor: required(values.vendor, 'vendor'), apiKey: keyArgument === '-' ? await readStdin() : keyArgument },
+        );
+        break;
+      }
+      case 'byok remove':
+        result = await removeVendorKey(deps, { organizationId: required(values.org, 'org'), vendor: required(values.vendor, 'vendor') });
+        break;
+      case 'byok list':
+        result = await listVendorKeys(prisma, required(values.org, 'org'));
         break;
       case 'seed-dev': {
         const envFile = values['write-env'];

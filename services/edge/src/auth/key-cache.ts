@@ -37,8 +37,11 @@ export class KeyCache {
     return lookup;
   }
 
-  invalidate(hash: string): void {
+  /** Drops a record; returns it (so what hangs off its organization can be dropped too). */
+  invalidate(hash: string): KeyRecord__Output | undefined {
+    const entry = this.entries.get(hash);
     this.entries.delete(hash);
+    return entry?.record;
   }
 
   clear(): void {

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { ServiceError } from '@svc/errors';
 import { ids } from '@svc/ids';
 import type { Catalog, ChatModel } from '@svc/catalog';
-import { priceCall } from '@svc/pricing';
+import type { TokenUsage } from '@svc/pricing';
 import { VendorError, type ChatResult, type StreamEvent, type Usage } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
 import { trace, SpanStatusCode } from '@svc/telemetry';
@@ -21,6 +21,8 @@ import { estimateChatTokens, keyLimitsOf, type KeyLimiter } from '../limits/key-
 import { chargeTokens, onRefusal, refundTokens } from '../limits/call-tokens';
 import type { ProviderHealth } from './provider-health';
 import type { ImageFetcher } from './images';
+import { admissionOf, applyAdmissionHeaders, costFields, estimateCall, planObject, releaseCall, usageBillingFields, type CallAdmission, type CostFields } from '../billing/call-billing';
+import type { OwnKeys } from './own-keys';
 import { compact, renderChunk, renderCompletion, renderRouting, renderUsageChunk, type CompletionHead } from './render';
 
 export interface ChatDeps {
@@ -43,6 +45,10 @@ export interface ChatDeps {
   longCallCommitMs: number;
   /** Spec (Long calls 2, 4): one space (unary) or `: keepalive` (stream) this often. */
   keepaliveIntervalMs: number;
+  /** The organization's own vendor keys (BYOK), cached per organization. */
+  ownKeys: OwnKeys;
+  /** svc.plan.topup_url on Free calls. */
+  topupUrl: string;
 }
 
 interface Attempt {
@@ -50,7 +56,13 @@ interface Attempt {
   provider: ResolvedProvider;
   prepared: Prepared;
   attempts: number;
+  /** The organization's own vendor key served this attempt. */
+  byok: boolean;
 }
+
+/** Spec (Limits): on the Free plan max_tokens is at most 2000, also when not sent. */
+const FREE_MAX_TOKENS = 2000;
+const DEFAULT_MAX_TOKENS = 16_000;
 
 /** POST /v1/chat/completions (scope chat). */
 export function chatCompletionsHandler(deps: ChatDeps) {
@@ -58,6 +70,8 @@ export function chatCompletionsHandler(deps: ChatDeps) {
     const key = res.locals.key as KeyRecord__Output;
     const limits = keyLimitsOf(key);
     const bucket = { charged: 0, checked: false };
+    let admission: CallAdmission | undefined;
+    let billed = false;
     try {
       requireScopes(key, ['chat']);
       const input = parseChatRequest(req.body, req.headers, { remoteImages: 'defer' });
@@ -72,6 +86,10 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       // served model's max output. A named model is known now, so the bucket check runs beside
       // routing and admission; under auto it waits for the router's pick.
       const named = auto ? undefined : deps.catalog.chatModel(input.model);
+      const byokVendors = key.byok_vendors ?? [];
+      // Spec (Authentication 8): a named model whose vendor has the organization's own key is
+      // served on own keys only (fallbacks too), so it is not refused for missing credit.
+      const byokNamed = Boolean(named && byokVendors.includes(named.vendor));
       const takeTokens = (maxOutput: number) => chargeTokens({ keyLimiter: deps.keyLimiter, keyId: key.key_id, limits, bucket }, estimateChatTokens(inputTokens, input.maxTokens, maxOutput), res);
       const routeRequest = {
         organization_id: key.organization_id,
@@ -87,26 +105,64 @@ export function chatCompletionsHandler(deps: ChatDeps) {
         free_plan: key.plan === 'free',
         reasoning_effort: input.reasoningEffort ?? '',
       };
-      const [route, admission] = await Promise.all([
-        // A named model's candidates are a pure function of the catalog and the key's access
-        // (libs/routing): computed here, saving the router round trip; auto goes to the router.
-        named ? Promise.resolve().then(() => asRouteOutput(routeNamed(deps.catalog, routeRequest))) : deps.backends.route(routeRequest),
-        deps.backends.admit({ call_id: callId, organization_id: key.organization_id, key_id: key.key_id, estimated_micros: 0, auto }),
-        named ? takeTokens(named.capabilities.max_output) : Promise.resolve(),
-        // Spec: images are downloaded by the service and sent as bytes (beside routing, not after it).
-        input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, controller.signal) : Promise.resolve(),
-      ]);
-      if (!named) await takeTokens(deps.catalog.chatModel(route.candidates[0]?.model ?? '')?.capabilities.max_output ?? 16_000);
-      for (const [name, value] of Object.entries(admission.headers ?? {})) res.setHeader(name, value);
-      trace.getActiveSpan()?.setAttributes({ 'svc.model_requested': input.model, ...(auto ? { 'svc.line': route.routing?.line ?? '' } : {}) });
+      // A named model's candidates are a pure function of the catalog and the key's access
+      // (libs/routing): computed here, saving the router round trip; auto goes to the router.
+      const routeFor = (freePlan: boolean) => (named ? Promise.resolve().then(() => asRouteOutput(routeNamed(deps.catalog, { ...routeRequest, free_plan: freePlan }))) : deps.backends.route({ ...routeRequest, free_plan: freePlan }));
+      const admitFor = async (model: ChatModel | undefined) => {
+        const estimate = model
+          ? estimateCall(deps.catalog, model, { inputTokens, outputTokens: input.maxTokens ?? DEFAULT_MAX_TOKENS, auto, byok: byokNamed, feePercent: deps.catalog.data.plans.paid.service_fee_percent })
+          : { micros: 0, listMicros: 0 };
+        const response = await deps.backends.admit({
+          call_id: callId,
+          organization_id: key.organization_id,
+          key_id: key.key_id,
+          key,
+          estimated_micros: estimate.micros,
+          estimated_list_micros: estimate.listMicros,
+          byok: byokNamed,
+          auto,
+          input_tokens: inputTokens,
+          max_tokens: input.maxTokens ?? 0,
+        });
+        admission = admissionOf(callId, response, estimate.micros);
+        return admission;
+      };
+      // Named: routing, admission (its estimate is known), the token charge and image downloads
+      // run together. Auto: admission waits for the router's pick, whose price it reserves.
+      let route: RouteResponse__Output;
+      if (named) {
+        [route] = await Promise.all([
+          routeFor(key.plan === 'free'),
+          admitFor(named),
+          takeTokens(named.capabilities.max_output),
+          input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, controller.signal) : Promise.resolve(),
+        ]);
+      } else {
+        [route] = await Promise.all([routeFor(key.plan === 'free'), input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, controller.signal) : Promise.resolve()]);
+        const pick = deps.catalog.chatModel(route.candidates[0]?.model ?? '');
+        await Promise.all([admitFor(pick), takeTokens(pick?.capabilities.max_output ?? DEFAULT_MAX_TOKENS)]);
+      }
+      const admitted = admission as CallAdmission | undefined;
+      if (!admitted) throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
+      // A paid organization at zero continues on the Free limits (admission decides): route again among free models.
+      if (admitted.free && key.plan !== 'free') route = await routeFor(true);
+      if (admitted.free && input.maxTokens === undefined) input.maxTokens = FREE_MAX_TOKENS;
+      if (byokNamed) route = { ...route, candidates: route.candidates.filter((candidate) => byokVendors.includes(candidate.vendor)) };
+      applyAdmissionHeaders(res, admitted);
+      trace.getActiveSpan()?.setAttributes({ 'svc.model_requested': input.model, ...(auto ? { 'svc.line': route.routing?.line ?? '' } : {}), ...(admitted.free ? { 'svc.plan': 'free' } : {}) });
 
-      const context: CallScope = { deps, req, res, key, input, route, auto, completionId, callId, signal: controller.signal, limits, bucket };
+      const context: CallScope = { deps, req, res, key, input, route, auto, completionId, callId, signal: controller.signal, limits, bucket, admission: admitted, onBilled: () => (billed = true) };
       if (input.stream) await streamChat(context);
       else await unaryChat(context);
     } catch (error) {
-      // RULINGS 6: once the key is known, refusals carry the rate-limit headers too.
+      // RULINGS 6: once the key is known, refusals carry the rate-limit headers too; on the Free
+      // limits those are the Free minute and day.
+      if (error instanceof ServiceError && admission) for (const [name, value] of Object.entries(admission.headers)) if (!(name in error.headers)) error.headers[name] = value;
       await onRefusal({ keyLimiter: deps.keyLimiter, keyId: key.key_id, limits, bucket }, error, res);
       throw error;
+    } finally {
+      // Whatever did not end in a billed answer gives its reservation back.
+      if (!billed) releaseCall(deps.backends, deps.logger, key, admission);
     }
   };
 }
@@ -161,6 +217,9 @@ interface CallScope {
   signal: AbortSignal;
   limits: ReturnType<typeof keyLimitsOf>;
   bucket: { charged: number; checked: boolean };
+  admission: CallAdmission;
+  /** Called once the usage record is on its way to the ledger (the reservation settles with it). */
+  onBilled: () => void;
 }
 
 function attemptSignal(scope: CallScope, model: ChatModel): AbortSignal {
@@ -181,17 +240,25 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
   const candidates = scope.deps.health.order(scope.route.candidates);
   const fallback = scope.input.svc.fallback ?? scope.key.fallback_policy;
   const cache = planCache(scope.input, { organizationId: scope.key.organization_id, state: scope.deps.cacheState, now: Date.now() });
+  const ownKeys = await scope.deps.ownKeys.forOrganization(scope.key.organization_id, scope.key.byok_vendors ?? []);
   if (!scope.auto && fallback === 'none' && candidates.length > 0 && !scope.deps.health.isHealthy(candidates[0].model)) {
     throw new ServiceError('no_provider_available', `'${candidates[0].model}' is not healthy right now and fallback is none.`);
   }
   for (const candidate of candidates) {
     const model = scope.deps.catalog.chatModel(candidate.model);
     if (!model) continue;
-    const provider = resolveProvider(scope.deps.catalog, model, scope.deps.simUrl, scope.deps.vendorKeys);
+    const ownKey = ownKeys[model.vendor];
+    if (!ownKey && (scope.key.byok_vendors ?? []).includes(model.vendor)) {
+      // The organization has its own key for this vendor but it cannot be read: never use ours instead.
+      throw new ServiceError('byok_key_invalid', `Your organization's own key for ${model.vendor} cannot be used right now. Set it again and retry.`, { headers: { 'x-svc-vendor': model.vendor } });
+    }
+    const resolved = resolveProvider(scope.deps.catalog, model, scope.deps.simUrl, ownKey ? {} : scope.deps.vendorKeys);
+    // Spec (Authentication 8): where the organization has its own key for the vendor, it serves.
+    const provider = resolved && ownKey ? { ...resolved, context: { ...resolved.context, apiKey: ownKey } } : resolved;
     if (!provider) continue;
     attempts += 1;
     firstModel ||= model.id;
-    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model, await cache.forModel(model, provider.vendor), scope.route.effort), attempts };
+    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model, await cache.forModel(model, provider.vendor), scope.route.effort), attempts, byok: Boolean(ownKey) };
     try {
       const value = await inAttemptSpan(attempt, () => measureAttempt(model, () => run(attempt, attemptSignal(scope, model))));
       if (attempts > 1) recordFallback(firstModel, model.id);
@@ -199,6 +266,10 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
     } catch (error) {
       if (!(error instanceof VendorError)) throw error;
       if (error.kind === 'aborted') throw error;
+      if (attempt.byok && error.kind === 'auth') {
+        // The organization's own key was rejected: say so, and never fall back to the service's key.
+        throw new ServiceError('byok_key_invalid', `The vendor rejected your organization's own key for ${model.vendor}. Update it and retry.`, { headers: { 'x-svc-vendor': model.vendor } });
+      }
       scope.deps.logger.warn('vendor attempt failed', { vendor: model.vendor, model: model.id, attempt: attempts, kind: error.kind, status: error.options.status });
       lastError = error;
       lastVendor = model.vendor;
@@ -239,35 +310,28 @@ export function noAnswerOf(finishReason: string, content: string | null, toolCal
   return `The output budget (max_tokens ${maxTokens}) was spent on reasoning before any answer was written. Raise max_tokens or lower reasoning_effort.`;
 }
 
-function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopReason: string, noAnswer?: string): { svc: Record<string, unknown>; cost: ReturnType<typeof priceCall> } {
-  const { deps, key, auto, input } = scope;
-  const plan = key.plan === 'free' ? 'free' : 'paid';
-  const cost = priceCall({
-    price: attempt.model.pricing,
-    usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens, cacheWriteTokens: usage.cacheWriteTokens, cacheTtl: attempt.prepared.cacheTtl },
-    serviceFeePercent: deps.catalog.data.plans[plan].service_fee_percent,
-    callFeeMicros: auto ? deps.catalog.data.auto_call_fee_micros : 0,
-    byok: false,
+function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopReason: string, noAnswer?: string): { svc: Record<string, unknown>; cost: CostFields } {
+  const { deps, key, auto, input, admission } = scope;
+  const tokens: TokenUsage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens, cacheWriteTokens: usage.cacheWriteTokens, cacheTtl: attempt.prepared.cacheTtl };
+  const cost = costFields(deps.catalog, {
+    model: attempt.model,
+    usage: tokens,
+    auto,
+    byok: attempt.byok,
+    free: admission.free,
+    feePercent: deps.catalog.data.plans[key.plan === 'free' ? 'free' : 'paid'].service_fee_percent,
+    admission,
+    noAnswer: Boolean(noAnswer),
   });
-  if (noAnswer) Object.assign(cost, { vendor_micros: 0, service_fee_micros: 0, call_fee_micros: 0, cost_micros: 0 });
-  const costObject: Record<string, unknown> = {
-    vendor_micros: cost.vendor_micros,
-    service_fee_micros: cost.service_fee_micros,
-    call_fee_micros: cost.call_fee_micros,
-    savings_fee_micros: 0,
-    classifier_micros: 0,
-    // Named model: the provider price itself.
-    direct_micros: cost.list_micros,
-  };
-  if (!auto) costObject.saved_micros = cost.list_micros - cost.cost_micros;
   const svc = compact({
     call_id: scope.callId,
     vendor: attempt.model.vendor,
     model_served: attempt.model.id,
     routing: renderRouting(scope.route.routing),
     reasoning: attempt.prepared.reasoning,
-    cost_micros: cost.cost_micros,
-    cost: costObject,
+    cost_micros: cost.breakdown.cost_micros,
+    cost: cost.object,
+    byok: attempt.byok || undefined,
     cache: { read_tokens: usage.cachedTokens, write_tokens: usage.cacheWriteTokens, ttl_applied: usage.cacheWriteTokens > 0 || usage.cachedTokens > 0 ? attempt.prepared.cacheTtl : '' },
     session_id: input.svc.sessionId,
     vendor_stop_reason: vendorStopReason,
@@ -276,12 +340,14 @@ function svcObject(scope: CallScope, attempt: Attempt, usage: Usage, vendorStopR
     attempts: attempt.attempts,
     no_answer: noAnswer,
     tier: { requested: 'standard', applied: 'standard' },
+    plan: planObject(admission, deps.topupUrl, scope.route.paid_would_use, attempt.model.id),
   });
   // cache and tier are always present (RULINGS 2), even when empty-looking.
   return { svc: { ...svc, cache: svc.cache ?? { read_tokens: 0, write_tokens: 0, ttl_applied: '' } }, cost };
 }
 
-async function settle(scope: CallScope, attempt: Attempt, usage: Usage, cost: ReturnType<typeof priceCall>): Promise<void> {
+async function settle(scope: CallScope, attempt: Attempt, usage: Usage, cost: CostFields): Promise<void> {
+  scope.onBilled();
   await scope.deps.usage.record({
     call_id: scope.callId,
     organization_id: scope.key.organization_id,
@@ -295,19 +361,20 @@ async function settle(scope: CallScope, attempt: Attempt, usage: Usage, cost: Re
     cached_tokens: usage.cachedTokens,
     cache_write_tokens: usage.cacheWriteTokens,
     reasoning_tokens: usage.reasoningTokens ?? 0,
-    vendor_micros: cost.vendor_micros,
-    service_fee_micros: cost.service_fee_micros,
-    call_fee_micros: cost.call_fee_micros,
-    cost_micros: cost.cost_micros,
-    direct_micros: cost.list_micros,
-    byok: false,
+    vendor_micros: cost.breakdown.vendor_micros,
+    service_fee_micros: cost.breakdown.service_fee_micros,
+    call_fee_micros: cost.breakdown.call_fee_micros,
+    cost_micros: cost.breakdown.cost_micros,
+    direct_micros: cost.directMicros,
+    byok: attempt.byok,
     occurred_at_ms: Date.now(),
-    reserved_micros: 0,
+    ...usageBillingFields(scope.key, scope.admission, cost.baselinePending),
   });
 }
 
 function setVendorHeaders(res: Response, attempt: Attempt): void {
   res.setHeader('x-svc-vendor', attempt.model.vendor);
+  if (attempt.byok) res.setHeader('x-svc-byok', 'true');
   if (attempt.prepared.dropped.length > 0) res.setHeader('x-svc-dropped-params', attempt.prepared.dropped.join(','));
 }
 
@@ -360,6 +427,8 @@ async function unaryChat(scope: CallScope): Promise<void> {
   }
   // The token refund and the usage publish are independent round trips: run them together.
   await Promise.all([refund(scope, usedTokens, res), noAnswer ? undefined : settle(scope, attempt, result.usage, cost)]);
+  // The refund set the key bucket's headers; on the Free limits the Free ones stand.
+  applyAdmissionHeaders(res, scope.admission);
   if (committed) {
     res.end(JSON.stringify(renderCompletion(head, result, svc)));
     return;

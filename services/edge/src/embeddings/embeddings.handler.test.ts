@@ -82,10 +82,12 @@ function fakes() {
     peek: jest.fn(async () => ({ ...PEEKED })),
   } satisfies KeyLimiter;
   const admit = jest.fn(async (): Promise<AdmitResponse__Output> => ({ headers: { 'x-svc-balance-micros': '5000' } }) as unknown as AdmitResponse__Output);
+  const release = jest.fn(async () => ({ released: true }));
   const records: UsageRecordInput[] = [];
   const deps: EmbeddingsDeps = {
     catalog,
-    backends: { admit } as unknown as Backends,
+    backends: { admit, release } as unknown as Backends,
+    ownKeys: { forOrganization: async () => ({}), invalidate: () => undefined },
     usage: { record: async (record) => void records.push(record) },
     keyLimiter,
     logger: { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger,
@@ -94,7 +96,7 @@ function fakes() {
     forwardSimHeaders: true,
     attemptTimeoutMs: 5_000,
   };
-  return { deps, keyLimiter, admit, records };
+  return { deps, keyLimiter, admit, release, records };
 }
 
 type Fakes = ReturnType<typeof fakes>;
@@ -155,7 +157,18 @@ describe('POST /v1/embeddings handler', () => {
     const result = await call({ model: ORION, input: ['a'.repeat(10), 'b'.repeat(7)] });
     expect(result.keyLimiter.check).toHaveBeenCalledWith('key_1', { requestsPerMinute: 600, tokensPerMinute: 200_000 }, 5);
     expect(result.keyLimiter.refund).toHaveBeenCalledWith('key_1', { requestsPerMinute: 600, tokensPerMinute: 200_000 }, 5, 6);
-    expect(result.admit).toHaveBeenCalledWith({ call_id: result.body.svc.call_id, organization_id: 'org_1', key_id: 'key_1', estimated_micros: 0, auto: false });
+    expect(result.admit).toHaveBeenCalledWith({
+      call_id: result.body.svc.call_id,
+      organization_id: 'org_1',
+      key_id: 'key_1',
+      key: expect.objectContaining({ key_id: 'key_1', organization_id: 'org_1' }),
+      // 5 tokens at 0.02 USD per million: 0.1 micro, rounded half up to 0.
+      estimated_micros: 0,
+      estimated_list_micros: 0,
+      byok: false,
+      auto: false,
+      input_tokens: 5,
+    });
   });
 
   it('encodes base64 as little-endian float32 that decodes to the float answer', async () => {
@@ -219,6 +232,10 @@ describe('POST /v1/embeddings handler', () => {
         byok: false,
         occurred_at_ms: expect.any(Number),
         reserved_micros: 0,
+        plan: '',
+        spend_period: '',
+        member_id: '',
+        baseline_pending: false,
       },
     ]);
     const free = await call({ model: ORION, input: 'x' }, { key: keyRecord({ plan: 'free' }) });

@@ -14,9 +14,10 @@ import { chargeTokens, onRefusal, refundTokens, type CallTokens } from '../limit
 import { viewerFor } from '../models/model-object';
 import { parseEmbeddingsRequest, resolveEmbeddingModel } from './request';
 import { renderEmbeddings } from './render';
+import { admissionOf, applyAdmissionHeaders, releaseCall, usageBillingFields, type CallAdmission } from '../billing/call-billing';
 
 /** What the embeddings endpoint uses of the chat dependencies. */
-export type EmbeddingsDeps = Pick<ChatDeps, 'catalog' | 'backends' | 'usage' | 'keyLimiter' | 'logger' | 'simUrl' | 'vendorKeys' | 'forwardSimHeaders' | 'attemptTimeoutMs'>;
+export type EmbeddingsDeps = Pick<ChatDeps, 'catalog' | 'backends' | 'usage' | 'keyLimiter' | 'logger' | 'simUrl' | 'vendorKeys' | 'forwardSimHeaders' | 'attemptTimeoutMs' | 'ownKeys'>;
 
 /**
  * POST /v1/embeddings (scope embeddings). The named embedding model is served as named, in one
@@ -30,24 +31,48 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const key = res.locals.key as KeyRecord__Output;
     const tokens: CallTokens = { keyLimiter: deps.keyLimiter, keyId: key.key_id, limits: keyLimitsOf(key), bucket: { charged: 0, checked: false } };
+    let admission: CallAdmission | undefined;
+    let billed = false;
     try {
       requireScopes(key, ['embeddings']);
       const input = parseEmbeddingsRequest(req.body);
       const model = resolveEmbeddingModel(deps.catalog, key, input.model);
-      const provider = resolveProvider(deps.catalog, model, deps.simUrl, deps.vendorKeys);
+      // Spec (Authentication 8): the organization's own key for the vendor serves when there is one.
+      const ownKey = (await deps.ownKeys.forOrganization(key.organization_id, key.byok_vendors ?? []))[model.vendor];
+      if (!ownKey && (key.byok_vendors ?? []).includes(model.vendor)) {
+        throw new ServiceError('byok_key_invalid', `Your organization's own key for ${model.vendor} cannot be used right now. Set it again and retry.`, { headers: { 'x-svc-vendor': model.vendor } });
+      }
+      const resolved = resolveProvider(deps.catalog, model, deps.simUrl, ownKey ? {} : deps.vendorKeys);
+      const provider = resolved && ownKey ? { ...resolved, context: { ...resolved.context, apiKey: ownKey } } : resolved;
       const embed = provider?.adapter.embed;
       if (!provider || !embed) throw new ServiceError('no_provider_available', `No provider is configured to serve embeddings for '${model.id}'.`);
 
       const callId = ids.callId();
       const estimate = estimateEmbeddingTokens(input.inputs);
       // Both run to the end, so a failure of one never leaves the other's charge behind.
-      const [admission, charge] = await Promise.allSettled([
-        deps.backends.admit({ call_id: callId, organization_id: key.organization_id, key_id: key.key_id, estimated_micros: 0, auto: false }),
+      const reserve = priceEmbeddings(deps, key, model, estimate, Boolean(ownKey), false);
+      const [admitted, charge] = await Promise.allSettled([
+        deps.backends.admit({
+          call_id: callId,
+          organization_id: key.organization_id,
+          key_id: key.key_id,
+          key,
+          estimated_micros: reserve.cost_micros,
+          estimated_list_micros: reserve.list_micros,
+          byok: Boolean(ownKey),
+          auto: false,
+          input_tokens: estimate,
+        }),
         chargeTokens(tokens, estimate, res),
       ]);
-      if (admission.status === 'rejected') throw admission.reason;
+      if (admitted.status === 'fulfilled') admission = admissionOf(callId, admitted.value, reserve.cost_micros);
+      if (admitted.status === 'rejected') throw admitted.reason;
       if (charge.status === 'rejected') throw charge.reason;
-      for (const [name, value] of Object.entries(admission.value.headers ?? {})) res.setHeader(name, value);
+      const call = admission as CallAdmission;
+      if (call.free && !model.free) {
+        throw new ServiceError('free_tier_model', `The model '${model.id}' is not on the free model list. On the Free plan, use a free model or top up to use it.`, { param: 'model' });
+      }
+      applyAdmissionHeaders(res, call);
 
       const controller = new AbortController();
       res.on('close', () => {
@@ -69,6 +94,9 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
         }
       } catch (error) {
         if (!(error instanceof VendorError)) throw error;
+        if (ownKey && error.kind === 'auth') {
+          throw new ServiceError('byok_key_invalid', `The vendor rejected your organization's own key for ${model.vendor}. Update it and retry.`, { headers: { 'x-svc-vendor': model.vendor } });
+        }
         if (error.kind === 'aborted') {
           // The client left: nothing to answer and nothing billed (spec: Long calls 6).
           await refundTokens(tokens, 0);
@@ -80,10 +108,12 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
 
       const estimated = !provider.vendor.reports_embedding_tokens || result.promptTokens === undefined;
       const promptTokens = estimated ? estimate : (result.promptTokens ?? 0);
-      const cost = priceEmbeddings(deps, key, model, promptTokens);
+      const cost = priceEmbeddings(deps, key, model, promptTokens, Boolean(ownKey), call.free);
       await refundTokens(tokens, promptTokens, res);
+      applyAdmissionHeaders(res, call);
       // A disconnected call costs nothing.
       if (controller.signal.aborted) return;
+      billed = true;
       await deps.usage.record({
         call_id: callId,
         organization_id: key.organization_id,
@@ -102,34 +132,43 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
         call_fee_micros: cost.call_fee_micros,
         cost_micros: cost.cost_micros,
         direct_micros: cost.list_micros,
-        byok: false,
+        byok: Boolean(ownKey),
         occurred_at_ms: Date.now(),
-        reserved_micros: 0,
+        ...usageBillingFields(key, call, false),
       });
       res.setHeader('x-svc-vendor', model.vendor);
+      if (ownKey) res.setHeader('x-svc-byok', 'true');
       res.status(200).json(
         renderEmbeddings(result.vectors, input.encodingFormat, promptTokens, {
           call_id: callId,
           vendor: model.vendor,
           model_served: model.id,
           cost_micros: cost.cost_micros,
+          ...(ownKey ? { byok: true } : {}),
           tokens_estimated: estimated,
         }),
       );
     } catch (error) {
+      if (error instanceof ServiceError && admission) for (const [name, value] of Object.entries(admission.headers)) if (!(name in error.headers)) error.headers[name] = value;
       await onRefusal(tokens, error, res);
       throw error;
+    } finally {
+      if (!billed) releaseCall(deps.backends, deps.logger, key, admission);
     }
   };
 }
 
-/** Input tokens at the model's list price, the plan's service fee on top, no call fee (a named model). */
-function priceEmbeddings(deps: EmbeddingsDeps, key: KeyRecord__Output, model: EmbeddingModel, promptTokens: number) {
-  return priceCall({
+/**
+ * Input tokens at the model's list price, the plan's service fee on top, no call fee (a named
+ * model); vendor_micros 0 on own keys; nothing charged under the Free limits.
+ */
+function priceEmbeddings(deps: EmbeddingsDeps, key: KeyRecord__Output, model: EmbeddingModel, promptTokens: number, byok: boolean, free: boolean) {
+  const cost = priceCall({
     price: model.pricing,
     usage: { inputTokens: promptTokens, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0 },
-    serviceFeePercent: viewerFor(deps.catalog, key).feePercent,
+    serviceFeePercent: free ? 0 : viewerFor(deps.catalog, key).feePercent,
     callFeeMicros: 0,
-    byok: false,
+    byok,
   });
+  return free ? { ...cost, cost_micros: 0, service_fee_micros: 0 } : cost;
 }

@@ -20,6 +20,10 @@ export type UsageRecordInput = Required<Pick<UsageRecord, 'call_id' | 'organizat
   byok: boolean;
   occurred_at_ms: number;
   reserved_micros: number;
+  plan: '' | 'free';
+  spend_period: '' | 'day' | 'week' | 'month' | 'life';
+  member_id: string;
+  baseline_pending: boolean;
 };
 
 export interface UsageSink {

@@ -1,0 +1,159 @@
+import type { Response } from 'express';
+import type { Catalog, ChatModel, Price } from '@svc/catalog';
+import { listPricePico, priceCall, roundPicoToMicros, type CostBreakdown, type TokenUsage } from '@svc/pricing';
+import type { AdmitResponse__Output, KeyRecord__Output } from '@svc/protos';
+import type { Logger } from '@svc/logger';
+import type { Backends } from '../clients/clients';
+import type { UsageRecordInput } from '../settlement/usage';
+
+/** Spec (Baseline): the successful calls a key needs before its baseline applies. */
+export const BASELINE_CALLS_NEEDED = 20;
+
+/**
+ * One call's admission as the edge uses it: the Free or paid mode billing decided, the headers it
+ * returned, the reservation to settle or give back, and the key's baseline.
+ */
+export interface CallAdmission {
+  callId: string;
+  free: boolean;
+  /** free_plan or zero_balance (with free). */
+  reason: string;
+  headers: Record<string, string>;
+  reservedMicros: number;
+  baselineModel: string;
+  baselineCalls: number;
+}
+
+export interface CallEstimate {
+  /** What the call may cost (reserved against balance and spend limits). */
+  micros: number;
+  /** Its list price (what the Free plan's fair-use limit counts). */
+  listMicros: number;
+}
+
+/**
+ * The reservation: the list price of the input estimate plus max_tokens clamped to the model's
+ * output (as the token bucket charges), the plan's fee, and the auto fee. A named model served
+ * on own keys reserves nothing.
+ */
+export function estimateCall(catalog: Catalog, model: ChatModel, options: { inputTokens: number; outputTokens: number; auto: boolean; byok: boolean; feePercent: number }): CallEstimate {
+  const usage: TokenUsage = { inputTokens: options.inputTokens, outputTokens: Math.min(options.outputTokens, model.capabilities.max_output), cachedTokens: 0, cacheWriteTokens: 0 };
+  const cost = priceCall({ price: model.pricing, usage, serviceFeePercent: options.feePercent, callFeeMicros: options.auto ? catalog.data.auto_call_fee_micros : 0, byok: options.byok });
+  return { micros: cost.cost_micros, listMicros: cost.list_micros };
+}
+
+export function admissionOf(callId: string, response: AdmitResponse__Output, reservedMicros: number): CallAdmission {
+  const free = response.plan_tier === 'free';
+  return {
+    callId,
+    free,
+    reason: response.plan_reason ?? '',
+    headers: response.headers ?? {},
+    // A Free call holds its request and list price, not money.
+    reservedMicros: free ? 0 : reservedMicros,
+    baselineModel: response.baseline_model ?? '',
+    baselineCalls: Number(response.baseline_calls ?? 0),
+  };
+}
+
+/** Puts admission's headers on the response (again after anything that set the key bucket's). */
+export function applyAdmissionHeaders(res: Response, admission: CallAdmission | undefined): void {
+  if (!admission || res.headersSent) return;
+  for (const [name, value] of Object.entries(admission.headers)) res.setHeader(name, value);
+}
+
+/**
+ * Gives the reservation of a call that will not be billed back to billing. Fire and forget: a
+ * release that fails is given back when the reservation expires.
+ */
+export function releaseCall(backends: Backends, logger: Logger, key: KeyRecord__Output, admission: CallAdmission | undefined): void {
+  if (!admission) return;
+  backends.release({ call_id: admission.callId, organization_id: key.organization_id }).catch((error: unknown) => {
+    logger.warn('reservation release failed; it expires on its own', { call_id: admission.callId, err: error });
+  });
+}
+
+/** The usage record's billing fields that come from the key and the admission. */
+export function usageBillingFields(key: KeyRecord__Output, admission: CallAdmission, baselinePending: boolean): Pick<UsageRecordInput, 'plan' | 'spend_period' | 'member_id' | 'reserved_micros' | 'baseline_pending'> {
+  const period = Number(key.spend_limit_micros ?? 0) > 0 ? key.spend_period : '';
+  return {
+    plan: admission.free ? 'free' : '',
+    spend_period: period === 'day' || period === 'week' || period === 'month' || period === 'life' ? period : '',
+    member_id: key.member_id ?? '',
+    reserved_micros: admission.reservedMicros,
+    baseline_pending: baselinePending,
+  };
+}
+
+/** svc.plan on a call served under the Free limits (spec: svc object, plan). */
+export function planObject(admission: CallAdmission, topupUrl: string, paidWouldUse: string | undefined, modelServed: string): Record<string, unknown> | undefined {
+  if (!admission.free) return undefined;
+  return {
+    tier: 'free',
+    reason: admission.reason,
+    ...(paidWouldUse && paidWouldUse !== modelServed ? { paid_would_use: paidWouldUse } : {}),
+    topup_url: topupUrl,
+  };
+}
+
+export interface CostFields {
+  breakdown: CostBreakdown;
+  /** svc.cost */
+  object: Record<string, unknown>;
+  directMicros: number;
+  baselinePending: boolean;
+}
+
+/**
+ * svc.cost for a chat call (spec: svc.cost fields and Baseline rules).
+ * - vendor_micros: list price; 0 on own vendor keys. service_fee_micros: the plan's percentage.
+ *   call_fee_micros: the auto fee, once; 0 on a named model. Under the Free limits nothing is
+ *   charged: the fee and call fee are 0 and cost_micros is 0 (vendor_micros still says the list price).
+ * - direct_micros: on a named model the provider price itself; on auto the same usage on the key's
+ *   baseline model (same cache reads and writes at its rates, uncached where its vendor has no
+ *   prompt cache); while the baseline is pending the call is its own baseline (direct = cost) and
+ *   saved_micros is left out.
+ * - saved_micros = direct − cost (may be negative). savings_fee_micros, classifier_micros: 0.
+ */
+export function costFields(catalog: Catalog, input: { model: ChatModel; usage: TokenUsage; auto: boolean; byok: boolean; free: boolean; feePercent: number; admission: CallAdmission; noAnswer: boolean }): CostFields {
+  const breakdown = priceCall({
+    price: input.model.pricing,
+    usage: input.usage,
+    serviceFeePercent: input.free ? 0 : input.feePercent,
+    callFeeMicros: input.auto && !input.free ? catalog.data.auto_call_fee_micros : 0,
+    byok: input.byok,
+  });
+  if (input.free) Object.assign(breakdown, { cost_micros: 0, service_fee_micros: 0, call_fee_micros: 0 });
+  if (input.noAnswer) Object.assign(breakdown, { vendor_micros: 0, service_fee_micros: 0, call_fee_micros: 0, cost_micros: 0 });
+  const object: Record<string, unknown> = {
+    vendor_micros: breakdown.vendor_micros,
+    service_fee_micros: breakdown.service_fee_micros,
+    call_fee_micros: breakdown.call_fee_micros,
+    savings_fee_micros: 0,
+    classifier_micros: 0,
+  };
+  if (!input.auto) {
+    const direct = input.noAnswer ? 0 : breakdown.list_micros;
+    Object.assign(object, { direct_micros: direct, saved_micros: direct - breakdown.cost_micros });
+    return { breakdown, object, directMicros: direct, baselinePending: false };
+  }
+  const baseline = input.admission.baselineModel ? catalog.chatModel(input.admission.baselineModel) : undefined;
+  if (!baseline) {
+    Object.assign(object, {
+      direct_micros: breakdown.cost_micros,
+      baseline: { pending: true, calls: input.admission.baselineCalls, calls_needed: BASELINE_CALLS_NEEDED },
+    });
+    return { breakdown, object, directMicros: breakdown.cost_micros, baselinePending: true };
+  }
+  const direct = input.noAnswer ? 0 : baselineMicros(catalog, baseline, input.usage);
+  Object.assign(object, { direct_micros: direct, saved_micros: direct - breakdown.cost_micros, baseline: { pending: false, model: baseline.id } });
+  return { breakdown, object, directMicros: direct, baselinePending: false };
+}
+
+/** The same usage at the baseline model's list rates; cache reads and writes priced as input where its vendor has no prompt cache. */
+export function baselineMicros(catalog: Catalog, baseline: ChatModel, usage: TokenUsage): number {
+  const cacheless = catalog.vendor(baseline.vendor)?.cache === 'none';
+  const priced: TokenUsage = cacheless ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: 0, cacheWriteTokens: 0 } : usage;
+  return roundPicoToMicros(listPricePico(baseline.pricing as Price, priced));
+}
+
