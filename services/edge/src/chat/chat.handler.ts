@@ -129,18 +129,19 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       };
       // Named: routing, admission (its estimate is known), the token charge and image downloads
       // run together. Auto: admission waits for the router's pick, whose price it reserves.
+      // Every step runs to its end (allSettled), so a refusal from one still carries what the
+      // others learned (the Free headers of admission) and leaves no charge behind unaccounted.
+      const images = input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, controller.signal) : Promise.resolve();
       let route: RouteResponse__Output;
+      const routed = routeFor(key.plan === 'free');
       if (named) {
-        [route] = await Promise.all([
-          routeFor(key.plan === 'free'),
-          admitFor(named),
-          takeTokens(named.capabilities.max_output),
-          input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, controller.signal) : Promise.resolve(),
-        ]);
+        throwFirstFailure(await Promise.allSettled([routed, admitFor(named), takeTokens(named.capabilities.max_output), images]));
+        route = await routed;
       } else {
-        [route] = await Promise.all([routeFor(key.plan === 'free'), input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, controller.signal) : Promise.resolve()]);
+        throwFirstFailure(await Promise.allSettled([routed, images]));
+        route = await routed;
         const pick = deps.catalog.chatModel(route.candidates[0]?.model ?? '');
-        await Promise.all([admitFor(pick), takeTokens(pick?.capabilities.max_output ?? DEFAULT_MAX_TOKENS)]);
+        throwFirstFailure(await Promise.allSettled([admitFor(pick), takeTokens(pick?.capabilities.max_output ?? DEFAULT_MAX_TOKENS)]));
       }
       const admitted = admission as CallAdmission | undefined;
       if (!admitted) throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
@@ -165,6 +166,11 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       if (!billed) releaseCall(deps.backends, deps.logger, key, admission);
     }
   };
+}
+
+/** Throws the first failure of steps that all ran to their end (in step order). */
+function throwFirstFailure(results: readonly PromiseSettledResult<unknown>[]): void {
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
 }
 
 /**
