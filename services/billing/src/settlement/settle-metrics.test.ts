@@ -4,7 +4,7 @@ import { settle, type SettleDeps } from './settle';
 
 /** Prisma and Redis stand-ins: the ledger insert returns `inserted` rows (the rest were duplicates). */
 function deps(inserted: Array<{ organizationId: string; costMicros: bigint; occurredAt: Date }>): SettleDeps {
-  const prisma = { ledgerEntry: { createManyAndReturn: jest.fn(async () => inserted) } };
+  const prisma = { $queryRaw: jest.fn(async () => inserted.map((row) => ({ occurred_at: row.occurredAt }))) };
   // The per-record counter script: registered with defineCommand, called by name.
   const redis = { defineCommand: jest.fn(), svcBillingSettle: jest.fn(async () => [-1]) };
   return { prisma, redis } as unknown as SettleDeps;

@@ -28,38 +28,41 @@ const APPLIED_MARKER_SECONDS = 7 * 86_400;
 export async function settle(deps: SettleDeps, records: UsageRecord[]): Promise<number> {
   if (records.length === 0) return 0;
   const unique = [...new Map(records.map((record) => [record.call_id ?? '', record])).values()];
-  const created = await deps.prisma.ledgerEntry.createManyAndReturn({
-    data: unique.map((record) => ({
-      callId: record.call_id ?? '',
-      organizationId: record.organization_id ?? '',
-      keyId: record.key_id ?? '',
-      kind: record.kind ?? 'chat',
-      vendor: record.vendor ?? '',
-      model: record.model ?? '',
-      line: record.line ?? '',
-      inputTokens: Number(record.input_tokens ?? 0),
-      outputTokens: Number(record.output_tokens ?? 0),
-      cachedTokens: Number(record.cached_tokens ?? 0),
-      cacheWriteTokens: Number(record.cache_write_tokens ?? 0),
-      reasoningTokens: Number(record.reasoning_tokens ?? 0),
-      vendorMicros: BigInt(String(record.vendor_micros ?? 0)),
-      serviceFeeMicros: BigInt(String(record.service_fee_micros ?? 0)),
-      callFeeMicros: BigInt(String(record.call_fee_micros ?? 0)),
-      costMicros: BigInt(String(record.cost_micros ?? 0)),
-      directMicros: BigInt(String(record.direct_micros ?? 0)),
-      byok: Boolean(record.byok),
-      plan: record.plan === 'free' ? 'free' : '',
-      memberId: record.member_id ?? '',
-      baselinePending: Boolean(record.baseline_pending),
-      occurredAt: new Date(Number(record.occurred_at_ms ?? Date.now())),
-    })),
-    skipDuplicates: true,
-    select: { occurredAt: true },
-  });
+  const created = await insertLedgerRows(deps.prisma, unique);
   recordWritten(created);
   const counts = await moveCounters(deps.redis, unique);
   reachedBaseline(deps, unique, counts);
   return created.length;
+}
+
+/**
+ * One multi-row INSERT … SELECT FROM unnest(…) ON CONFLICT (call_id) DO NOTHING RETURNING: the
+ * rows actually written. Column arrays rather than Prisma's createManyAndReturn, which spends
+ * ~0.5 ms per row building and parsing the statement (bench/billing.mjs measured it as the limit
+ * of ledger throughput).
+ */
+async function insertLedgerRows(prisma: Prisma, records: UsageRecord[]): Promise<Array<{ occurredAt: Date }>> {
+  const column = <T>(read: (record: UsageRecord) => T): T[] => records.map(read);
+  const micros = (value: UsageRecord['cost_micros']) => String(value ?? 0);
+  const rows = await prisma.$queryRaw<Array<{ occurred_at: Date }>>`
+    INSERT INTO billing.ledger_entry (
+      call_id, organization_id, key_id, kind, vendor, model, line,
+      input_tokens, output_tokens, cached_tokens, cache_write_tokens, reasoning_tokens,
+      vendor_micros, service_fee_micros, call_fee_micros, cost_micros, direct_micros,
+      byok, plan, member_id, baseline_pending, occurred_at)
+    SELECT * FROM unnest(
+      ${column((r) => r.call_id ?? '')}::text[], ${column((r) => r.organization_id ?? '')}::text[], ${column((r) => r.key_id ?? '')}::text[],
+      ${column((r) => r.kind || 'chat')}::text[], ${column((r) => r.vendor ?? '')}::text[], ${column((r) => r.model ?? '')}::text[], ${column((r) => r.line ?? '')}::text[],
+      ${column((r) => Number(r.input_tokens ?? 0))}::int[], ${column((r) => Number(r.output_tokens ?? 0))}::int[], ${column((r) => Number(r.cached_tokens ?? 0))}::int[],
+      ${column((r) => Number(r.cache_write_tokens ?? 0))}::int[], ${column((r) => Number(r.reasoning_tokens ?? 0))}::int[],
+      ${column((r) => micros(r.vendor_micros))}::bigint[], ${column((r) => micros(r.service_fee_micros))}::bigint[], ${column((r) => micros(r.call_fee_micros))}::bigint[],
+      ${column((r) => micros(r.cost_micros))}::bigint[], ${column((r) => micros(r.direct_micros))}::bigint[],
+      ${column((r) => Boolean(r.byok))}::boolean[], ${column((r) => (r.plan === 'free' ? 'free' : ''))}::text[], ${column((r) => r.member_id ?? '')}::text[],
+      ${column((r) => Boolean(r.baseline_pending))}::boolean[], ${column((r) => new Date(Number(r.occurred_at_ms ?? Date.now())))}::timestamptz[]
+    )
+    ON CONFLICT (call_id) DO NOTHING
+    RETURNING occurred_at`;
+  return rows.map((row) => ({ occurredAt: row.occurred_at }));
 }
 
 /** One SETTLE script per record, pipelined. Returns each record's key call count (-1: not counted). */

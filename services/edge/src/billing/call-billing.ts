@@ -42,6 +42,21 @@ export function estimateCall(catalog: Catalog, model: ChatModel, options: { inpu
   return { micros: cost.cost_micros, listMicros: cost.list_micros };
 }
 
+/** What admission reads of the key record: the edge sends only these (a smaller Admit message). */
+export function admissionKey(key: KeyRecord__Output): Partial<KeyRecord__Output> {
+  return {
+    key_id: key.key_id,
+    organization_id: key.organization_id,
+    plan: key.plan,
+    stop_at_zero: key.stop_at_zero,
+    free_allowance: key.free_allowance,
+    member_id: key.member_id,
+    member_quota_micros: key.member_quota_micros,
+    spend_limit_micros: key.spend_limit_micros,
+    spend_period: key.spend_period,
+  };
+}
+
 export function admissionOf(callId: string, response: AdmitResponse__Output, reservedMicros: number): CallAdmission {
   const free = response.plan_tier === 'free';
   return {

@@ -21,7 +21,7 @@ import { estimateChatTokens, keyLimitsOf, type KeyLimiter } from '../limits/key-
 import { chargeTokens, onRefusal, refundTokens } from '../limits/call-tokens';
 import type { ProviderHealth } from './provider-health';
 import type { ImageFetcher } from './images';
-import { admissionOf, applyAdmissionHeaders, costFields, estimateCall, planObject, releaseCall, usageBillingFields, type CallAdmission, type CostFields } from '../billing/call-billing';
+import { admissionKey, admissionOf, applyAdmissionHeaders, costFields, estimateCall, planObject, releaseCall, usageBillingFields, type CallAdmission, type CostFields } from '../billing/call-billing';
 import type { OwnKeys } from './own-keys';
 import { compact, renderChunk, renderCompletion, renderRouting, renderUsageChunk, type CompletionHead } from './render';
 
@@ -116,7 +116,7 @@ export function chatCompletionsHandler(deps: ChatDeps) {
           call_id: callId,
           organization_id: key.organization_id,
           key_id: key.key_id,
-          key,
+          key: admissionKey(key),
           estimated_micros: estimate.micros,
           estimated_list_micros: estimate.listMicros,
           byok: byokNamed,

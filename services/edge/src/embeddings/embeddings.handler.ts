@@ -14,7 +14,7 @@ import { chargeTokens, onRefusal, refundTokens, type CallTokens } from '../limit
 import { viewerFor } from '../models/model-object';
 import { parseEmbeddingsRequest, resolveEmbeddingModel } from './request';
 import { renderEmbeddings } from './render';
-import { admissionOf, applyAdmissionHeaders, releaseCall, usageBillingFields, type CallAdmission } from '../billing/call-billing';
+import { admissionKey, admissionOf, applyAdmissionHeaders, releaseCall, usageBillingFields, type CallAdmission } from '../billing/call-billing';
 
 /** What the embeddings endpoint uses of the chat dependencies. */
 export type EmbeddingsDeps = Pick<ChatDeps, 'catalog' | 'backends' | 'usage' | 'keyLimiter' | 'logger' | 'simUrl' | 'vendorKeys' | 'forwardSimHeaders' | 'attemptTimeoutMs' | 'ownKeys'>;
@@ -56,7 +56,7 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
           call_id: callId,
           organization_id: key.organization_id,
           key_id: key.key_id,
-          key,
+          key: admissionKey(key),
           estimated_micros: reserve.cost_micros,
           estimated_list_micros: reserve.list_micros,
           byok: Boolean(ownKey),
