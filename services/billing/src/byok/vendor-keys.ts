@@ -1,8 +1,7 @@
 import { VENDOR_IDS } from '@svc/catalog';
 import type { Redis } from '@svc/redis';
 import type { Prisma } from '../db';
-import { AdminError } from '../cli/admin-commands';
-import { invalidateKeys } from '../keys/key-cache';
+import { AdminError, invalidateOrganizationKeys } from '../cli/admin-commands';
 import { open, seal, vendorKeyAad } from './seal';
 
 /**
@@ -53,10 +52,6 @@ async function requireOrganization(prisma: Prisma, organizationId: string): Prom
   if (!organization) throw new AdminError(`no organization ${organizationId}`);
 }
 
-async function invalidateOrganizationKeys(deps: { prisma: Prisma; redis: Redis }, organizationId: string): Promise<void> {
-  const rows = await deps.prisma.apiKey.findMany({ where: { organizationId }, select: { hash: true } });
-  await invalidateKeys(deps.redis, rows.map((row) => row.hash));
-}
 
 /** Stores (or replaces) the organization's own key for a vendor; returns its hint, never the key. */
 export async function setVendorKey(deps: VendorKeyStoreDeps, input: SetVendorKeyInput): Promise<VendorKeySummary & { organization_id: string }> {

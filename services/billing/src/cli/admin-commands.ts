@@ -198,7 +198,8 @@ async function requireOrganization(deps: AdminDeps, organizationId: string) {
   return organization;
 }
 
-async function invalidateOrganizationKeys(deps: AdminDeps, organizationId: string): Promise<void> {
+/** Drops every cached key record of an organization (each edge hears it over key-events). */
+export async function invalidateOrganizationKeys(deps: AdminDeps, organizationId: string): Promise<void> {
   const rows = await deps.prisma.apiKey.findMany({ where: { organizationId }, select: { hash: true } });
   await invalidateKeys(deps.redis, rows.map((row) => row.hash));
 }

@@ -14,7 +14,7 @@ import { requireScopes } from '../auth/authenticate';
 import { parseChatRequest, estimateInputTokens, type ChatRequestInput } from './request';
 import { prepareForModel, cutAtStop, type Prepared } from './prepare';
 import { planCache, type CacheState } from './cache-policy';
-import { resolveProvider, simulatorHeaders, type ResolvedProvider } from './vendors';
+import { ownKeyRejected, resolveServing, simulatorHeaders, type ResolvedProvider } from './vendors';
 import { toClientError } from './vendor-errors';
 import { measureAttempt, recordFallback } from './attempt-metrics';
 import { estimateChatTokens, keyLimitsOf, type KeyLimiter } from '../limits/key-limits';
@@ -253,18 +253,11 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
   for (const candidate of candidates) {
     const model = scope.deps.catalog.chatModel(candidate.model);
     if (!model) continue;
-    const ownKey = ownKeys[model.vendor];
-    if (!ownKey && (scope.key.byok_vendors ?? []).includes(model.vendor)) {
-      // The organization has its own key for this vendor but it cannot be read: never use ours instead.
-      throw new ServiceError('byok_key_invalid', `Your organization's own key for ${model.vendor} cannot be used right now. Set it again and retry.`, { headers: { 'x-svc-vendor': model.vendor } });
-    }
-    const resolved = resolveProvider(scope.deps.catalog, model, scope.deps.simUrl, ownKey ? {} : scope.deps.vendorKeys);
-    // Spec (Authentication 8): where the organization has its own key for the vendor, it serves.
-    const provider = resolved && ownKey ? { ...resolved, context: { ...resolved.context, apiKey: ownKey } } : resolved;
+    const { provider, byok } = resolveServing(scope.deps.catalog, model, scope.deps.simUrl, scope.deps.vendorKeys, { keys: ownKeys, vendors: scope.key.byok_vendors ?? [] });
     if (!provider) continue;
     attempts += 1;
     firstModel ||= model.id;
-    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model, await cache.forModel(model, provider.vendor), scope.route.effort), attempts, byok: Boolean(ownKey) };
+    const attempt: Attempt = { model, provider, prepared: prepareForModel(scope.input, model, await cache.forModel(model, provider.vendor), scope.route.effort), attempts, byok };
     try {
       const value = await inAttemptSpan(attempt, () => measureAttempt(model, () => run(attempt, attemptSignal(scope, model))));
       if (attempts > 1) recordFallback(firstModel, model.id);
@@ -274,7 +267,7 @@ async function withCandidates<T>(scope: CallScope, run: (attempt: Attempt, signa
       if (error.kind === 'aborted') throw error;
       if (attempt.byok && error.kind === 'auth') {
         // The organization's own key was rejected: say so, and never fall back to the service's key.
-        throw new ServiceError('byok_key_invalid', `The vendor rejected your organization's own key for ${model.vendor}. Update it and retry.`, { headers: { 'x-svc-vendor': model.vendor } });
+        throw ownKeyRejected(model.vendor);
       }
       scope.deps.logger.warn('vendor attempt failed', { vendor: model.vendor, model: model.id, attempt: attempts, kind: error.kind, status: error.options.status });
       lastError = error;

@@ -7,7 +7,7 @@ import { VendorError, type EmbeddingResult } from '@svc/vendors';
 import type { KeyRecord__Output } from '@svc/protos';
 import type { ChatDeps } from '../chat/chat.handler';
 import { requireScopes } from '../auth/authenticate';
-import { resolveProvider, simulatorHeaders } from '../chat/vendors';
+import { ownKeyRejected, resolveServing, simulatorHeaders } from '../chat/vendors';
 import { toClientError } from '../chat/vendor-errors';
 import { estimateEmbeddingTokens, keyLimitsOf } from '../limits/key-limits';
 import { chargeTokens, onRefusal, refundTokens, type CallTokens } from '../limits/call-tokens';
@@ -38,19 +38,15 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
       const input = parseEmbeddingsRequest(req.body);
       const model = resolveEmbeddingModel(deps.catalog, key, input.model);
       // Spec (Authentication 8): the organization's own key for the vendor serves when there is one.
-      const ownKey = (await deps.ownKeys.forOrganization(key.organization_id, key.byok_vendors ?? []))[model.vendor];
-      if (!ownKey && (key.byok_vendors ?? []).includes(model.vendor)) {
-        throw new ServiceError('byok_key_invalid', `Your organization's own key for ${model.vendor} cannot be used right now. Set it again and retry.`, { headers: { 'x-svc-vendor': model.vendor } });
-      }
-      const resolved = resolveProvider(deps.catalog, model, deps.simUrl, ownKey ? {} : deps.vendorKeys);
-      const provider = resolved && ownKey ? { ...resolved, context: { ...resolved.context, apiKey: ownKey } } : resolved;
+      const ownKeys = await deps.ownKeys.forOrganization(key.organization_id, key.byok_vendors ?? []);
+      const { provider, byok } = resolveServing(deps.catalog, model, deps.simUrl, deps.vendorKeys, { keys: ownKeys, vendors: key.byok_vendors ?? [] });
       const embed = provider?.adapter.embed;
       if (!provider || !embed) throw new ServiceError('no_provider_available', `No provider is configured to serve embeddings for '${model.id}'.`);
 
       const callId = ids.callId();
       const estimate = estimateEmbeddingTokens(input.inputs);
       // Both run to the end, so a failure of one never leaves the other's charge behind.
-      const reserve = priceEmbeddings(deps, key, model, estimate, Boolean(ownKey), false);
+      const reserve = priceEmbeddings(deps, key, model, estimate, byok, false);
       const [admitted, charge] = await Promise.allSettled([
         deps.backends.admit({
           call_id: callId,
@@ -59,7 +55,7 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
           key: admissionKey(key),
           estimated_micros: reserve.cost_micros,
           estimated_list_micros: reserve.list_micros,
-          byok: Boolean(ownKey),
+          byok: byok,
           auto: false,
           input_tokens: estimate,
         }),
@@ -94,9 +90,7 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
         }
       } catch (error) {
         if (!(error instanceof VendorError)) throw error;
-        if (ownKey && error.kind === 'auth') {
-          throw new ServiceError('byok_key_invalid', `The vendor rejected your organization's own key for ${model.vendor}. Update it and retry.`, { headers: { 'x-svc-vendor': model.vendor } });
-        }
+        if (byok && error.kind === 'auth') throw ownKeyRejected(model.vendor);
         if (error.kind === 'aborted') {
           // The client left: nothing to answer and nothing billed (spec: Long calls 6).
           await refundTokens(tokens, 0);
@@ -108,7 +102,7 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
 
       const estimated = !provider.vendor.reports_embedding_tokens || result.promptTokens === undefined;
       const promptTokens = estimated ? estimate : (result.promptTokens ?? 0);
-      const cost = priceEmbeddings(deps, key, model, promptTokens, Boolean(ownKey), call.free);
+      const cost = priceEmbeddings(deps, key, model, promptTokens, byok, call.free);
       await refundTokens(tokens, promptTokens, res);
       applyAdmissionHeaders(res, call);
       // A disconnected call costs nothing.
@@ -132,19 +126,19 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
         call_fee_micros: cost.call_fee_micros,
         cost_micros: cost.cost_micros,
         direct_micros: cost.list_micros,
-        byok: Boolean(ownKey),
+        byok: byok,
         occurred_at_ms: Date.now(),
         ...usageBillingFields(key, call, false),
       });
       res.setHeader('x-svc-vendor', model.vendor);
-      if (ownKey) res.setHeader('x-svc-byok', 'true');
+      if (byok) res.setHeader('x-svc-byok', 'true');
       res.status(200).json(
         renderEmbeddings(result.vectors, input.encodingFormat, promptTokens, {
           call_id: callId,
           vendor: model.vendor,
           model_served: model.id,
           cost_micros: cost.cost_micros,
-          ...(ownKey ? { byok: true } : {}),
+          ...(byok ? { byok: true } : {}),
           tokens_estimated: estimated,
         }),
       );
