@@ -29,6 +29,18 @@ export const LINES = {
 export type Line = (typeof LINES)[VirtualModelId];
 
 /** Classifier id of the decision model (spec: svc.decision). */
+/**
+ * The Free plan's limits (spec: Limits, Free plan), in the free-tier document's field names: 100
+ * answered requests per UTC day, 20 per minute, 16000 input tokens, max_tokens at most 2000 (also
+ * the default on a Free call). The daily fair-use cost is configuration and never shown.
+ */
+export const FREE_PLAN_LIMITS = {
+  requests_per_day: 100,
+  requests_per_minute: 20,
+  max_input_tokens: 16_000,
+  max_output_tokens: 2_000,
+} as const;
+
 export const DECISION_MODEL_ID = 'vendor-8/decision-1.13.0';
 
 /** Number of embedding models (spec: POST /v1/embeddings, "one of three embedding catalog ids"). */

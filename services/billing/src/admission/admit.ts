@@ -1,3 +1,4 @@
+import { FREE_PLAN_LIMITS } from '@svc/catalog';
 import { ServiceError, formatDuration, retryAfterSeconds } from '@svc/errors';
 import type { AdmitRequest, AdmitResponse, KeyRecord } from '@svc/protos';
 import type { Redis } from '@svc/redis';
@@ -6,13 +7,13 @@ import { BASELINE_PENDING, counterPlan, keyList, rebuildCounters, type CounterNa
 import { describeReset, isSpendPeriod, periodWindow } from './periods';
 import { admissionScripts } from './scripts';
 
-/** The Free plan (spec: Limits). The fair-use cost limit comes from configuration and is never shown. */
-export const FREE_LIMITS = {
-  requestsPerDay: 100,
-  requestsPerMinute: 20,
-  maxInputTokens: 16_000,
-  maxOutputTokens: 2_000,
-} as const;
+/** The Free plan (spec: Limits); the fair-use cost limit comes from configuration and is never shown. */
+const FREE_LIMITS = {
+  requestsPerDay: FREE_PLAN_LIMITS.requests_per_day,
+  requestsPerMinute: FREE_PLAN_LIMITS.requests_per_minute,
+  maxInputTokens: FREE_PLAN_LIMITS.max_input_tokens,
+  maxOutputTokens: FREE_PLAN_LIMITS.max_output_tokens,
+};
 
 export interface AdmitDeps {
   prisma: Prisma;

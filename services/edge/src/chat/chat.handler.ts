@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ServiceError } from '@svc/errors';
 import { ids } from '@svc/ids';
-import type { Catalog, ChatModel } from '@svc/catalog';
+import { FREE_PLAN_LIMITS, type Catalog, type ChatModel } from '@svc/catalog';
 import type { TokenUsage } from '@svc/pricing';
 import { VendorError, type ChatResult, type StreamEvent, type Usage } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
@@ -60,8 +60,6 @@ interface Attempt {
   byok: boolean;
 }
 
-/** Spec (Limits): on the Free plan max_tokens is at most 2000, also when not sent. */
-const FREE_MAX_TOKENS = 2000;
 const DEFAULT_MAX_TOKENS = 16_000;
 
 /** POST /v1/chat/completions (scope chat). */
@@ -147,7 +145,7 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       if (!admitted) throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
       // A paid organization at zero continues on the Free limits (admission decides): route again among free models.
       if (admitted.free && key.plan !== 'free') route = await routeFor(true);
-      if (admitted.free && input.maxTokens === undefined) input.maxTokens = FREE_MAX_TOKENS;
+      if (admitted.free && input.maxTokens === undefined) input.maxTokens = FREE_PLAN_LIMITS.max_output_tokens;
       if (byokNamed) route = { ...route, candidates: route.candidates.filter((candidate) => byokVendors.includes(candidate.vendor)) };
       applyAdmissionHeaders(res, admitted);
       trace.getActiveSpan()?.setAttributes({ 'svc.model_requested': input.model, ...(auto ? { 'svc.line': route.routing?.line ?? '' } : {}), ...(admitted.free ? { 'svc.plan': 'free' } : {}) });

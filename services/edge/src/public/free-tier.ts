@@ -1,17 +1,8 @@
 import type { Request, Response } from 'express';
-import type { Catalog } from '@svc/catalog';
+import { FREE_PLAN_LIMITS, type Catalog } from '@svc/catalog';
 
-/**
- * The Free plan's limits (spec: Limits, Free plan): 100 successful requests per UTC day, 20 per
- * minute, 16000 input tokens, explicit max_tokens at most 2000, and a daily fair-use cost limit
- * whose amount is never shown.
- */
-export const FREE_LIMITS = {
-  requests_per_day: 100,
-  requests_per_minute: 20,
-  max_input_tokens: 16_000,
-  max_output_tokens: 2_000,
-} as const;
+/** The Free plan's limits, one definition shared with billing's admission. */
+export const FREE_LIMITS = FREE_PLAN_LIMITS;
 
 /** The free-tier document (spec: Free-tier and auto-model documents). */
 export interface FreeTierDocument {
