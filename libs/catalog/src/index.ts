@@ -28,7 +28,6 @@ export const LINES = {
 } as const satisfies Record<VirtualModelId, string>;
 export type Line = (typeof LINES)[VirtualModelId];
 
-/** Classifier id of the decision model (spec: svc.decision). */
 /**
  * The Free plan's limits (spec: Limits, Free plan), in the free-tier document's field names: 100
  * answered requests per UTC day, 20 per minute, 16000 input tokens, max_tokens at most 2000 (also
@@ -41,7 +40,14 @@ export const FREE_PLAN_LIMITS = {
   max_output_tokens: 2_000,
 } as const;
 
+/** Classifier id of the decision model (spec: svc.decision). */
 export const DECISION_MODEL_ID = 'vendor-8/decision-1.13.0';
+
+/** max_tokens when the request sends none (spec: request-field table; clamped to the model's max output). */
+export const DEFAULT_MAX_TOKENS = 16_000;
+
+/** Spec (Baseline): the successful calls a key needs before its baseline applies. */
+export const BASELINE_CALLS_NEEDED = 20;
 
 /** Number of embedding models (spec: POST /v1/embeddings, "one of three embedding catalog ids"). */
 export const EMBEDDING_MODEL_COUNT = 3;

@@ -51,3 +51,5 @@ export function run(service: string, main: () => Promise<void>, logger?: Logger)
     process.exit(1);
   });
 }
+
+export { withTimeout } from './timing';

@@ -75,3 +75,5 @@ export function createLogger(options: LoggerOptions): Logger {
 }
 
 export { winston };
+
+export { throttledWarning, type WarnLogger } from './throttled';

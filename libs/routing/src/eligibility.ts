@@ -1,5 +1,5 @@
 import type { ChatModel } from '@svc/catalog';
-import type { RouteRequest__Output as RouteRequest } from '@svc/protos';
+import type { RouteQuery as RouteRequest } from './types';
 import { forbiddenAt, type AccessLevel } from './model-access';
 
 export interface Eligibility {

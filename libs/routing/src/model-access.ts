@@ -1,4 +1,4 @@
-import type { ModelAccess__Output as ModelAccess } from '@svc/protos';
+import type { ModelAccessLists as ModelAccess } from './types';
 
 export type AccessLevel = 'account' | 'organization' | 'project' | 'key';
 

@@ -1,13 +1,13 @@
 import { ServiceError } from '@svc/errors';
 import { TIERS, type Catalog, type ChatModel } from '@svc/catalog';
-import type { RouteRequest__Output as RouteRequest, RouteResponse } from '@svc/protos';
+import type { RouteQuery as RouteRequest, RouteDecision } from './types';
 import { forbiddenAt } from './model-access';
 import { meetsNeeds } from './eligibility';
 
 export const MAX_ATTEMPTS = 3;
 
-/** A RouteResponse whose candidates are always set (the pick first). */
-export type RouteResult = Omit<RouteResponse, 'candidates'> & { candidates: Array<{ model: string; vendor: string }> };
+/** A routing decision (the pick first). */
+export type RouteResult = RouteDecision;
 
 /**
  * A named model is served as named (spec: What the service does 5), with fallback by

@@ -7,3 +7,4 @@ export { mapReasoning, REASONING_SCALE, type MappedReasoning } from './reasoning
 export { openAIAdapter } from './openai/openai-chat-model';
 export { anthropicAdapter } from './anthropic/anthropic-chat-model';
 export { geminiAdapter } from './gemini/gemini-chat-model';
+export { resolveEndpoint, resolveProvider, resolveServing, simulatorHeaders, ownKeyRejected, type ResolvedProvider, type VendorKeys } from './resolve';

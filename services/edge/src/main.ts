@@ -11,14 +11,12 @@ import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createApp } from './app';
 import { createBackends } from './clients/clients';
-import { createOwnKeys } from './chat/own-keys';
 import { KeyCache } from './auth/key-cache';
 import { createUsageSink } from './settlement/usage';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
-import { ProviderHealth } from './chat/provider-health';
 import { createImageFetcher } from './chat/images';
-import { RedisCacheState } from './chat/cache-policy.redis';
+import { ProviderHealth, RedisCacheState, createOwnKeys } from '@svc/call';
 
 const KEY_EVENTS = 'key-events';
 

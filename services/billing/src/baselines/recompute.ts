@@ -22,7 +22,7 @@ import type { Prisma } from '../db';
  */
 export const BASELINE_WINDOW_DAYS = 30;
 export const BASELINE_PERCENTILE = 95;
-export const BASELINE_CALLS_NEEDED = 20;
+export { BASELINE_CALLS_NEEDED } from '@svc/catalog';
 
 const WRITE_BATCH = 1000;
 const DAY_MS = 86_400_000;

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ServiceError } from '@svc/errors';
 import { createImageFetcher, isPublicAddress, sniffImageType, type ImageFetcherOptions, type LookupAddress } from './images';
-import { parseChatRequest } from './request';
+import { parseChatRequest } from '@svc/call';
 
 // Self-signed certificate for images.example.test (test fixture, trusted by nothing).
 const TLS_KEY = `-----BEGIN PRIVATE KEY-----

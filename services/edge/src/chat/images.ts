@@ -4,7 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { ServiceError } from '@svc/errors';
 import ipaddr from 'ipaddr.js';
-import type { ChatRequestInput } from './request';
+import type { ChatRequestInput } from '@svc/call';
 
 /**
  * Downloads the http(s) images of a chat request (spec: Parameter handling, "Images are

@@ -10,7 +10,7 @@ import type { KeyLimiter } from '../limits/key-limits';
 import type { UsageRecordInput } from '../settlement/usage';
 import { errorHandler } from '../middleware/errors';
 import { embeddingsHandler, type EmbeddingsDeps } from './embeddings.handler';
-import { decodeFloat32LeBase64 } from './render';
+import { decodeFloat32LeBase64 } from '@svc/call';
 
 const ORION = 'vendor-1/orion-embed-3-small';
 const BREEZE = 'vendor-5/breeze-embed';

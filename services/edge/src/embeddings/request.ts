@@ -6,8 +6,9 @@ import { visibleTo } from '../models/model-object';
 /** Spec (Limits): "Embeddings input: 1 to 2048 strings". */
 export const MAX_EMBEDDING_INPUTS = 2048;
 
-export const ENCODING_FORMATS = ['float', 'base64'] as const;
-export type EncodingFormat = (typeof ENCODING_FORMATS)[number];
+import { ENCODING_FORMATS, type EncodingFormat } from '@svc/call';
+
+export { ENCODING_FORMATS, type EncodingFormat };
 
 export interface EmbeddingsInput {
   model: string;

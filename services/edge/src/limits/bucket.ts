@@ -1,4 +1,3 @@
-import type { Logger } from '@svc/logger';
 
 /**
  * Continuously refilling buckets kept in Redis, shared by the per-address limit and the per-key
@@ -99,40 +98,6 @@ export function arg(value: number): string {
   return String(value);
 }
 
-/**
- * Bounds a Redis call. With the offline queue on, ioredis holds commands while reconnecting; a
- * limiter that fails open must not hold the request for that long instead.
- */
-export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${timeoutMs}ms`)), timeoutMs);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export type WarnLogger = Pick<Logger, 'warn'>;
-
-/**
- * A warning logged at most once per interval while the store is failing (every request would
- * otherwise log one), with the number of failures in between.
- */
-export function throttledWarning(logger: WarnLogger, message: string, intervalMs = 10_000): (error: unknown) => void {
-  let lastAt = -Infinity;
-  let suppressed = 0;
-  return (error) => {
-    const at = Date.now();
-    if (at - lastAt < intervalMs) {
-      suppressed += 1;
-      return;
-    }
-    logger.warn(message, { err: error, failures_since_last_warning: suppressed });
-    lastAt = at;
-    suppressed = 0;
-  };
-}
+/** Bounds a store call (libs/lifecycle) and logs a failing store at most every 10 s (libs/logger). */
+export { withTimeout } from '@svc/lifecycle';
+export { throttledWarning, type WarnLogger } from '@svc/logger';

@@ -77,23 +77,6 @@ function tokenCount(value: number): number {
   return Number.isFinite(value) && value > 0 ? Math.ceil(value) : 0;
 }
 
-/**
- * Token charge of a chat call at admission (spec, Limits: "input tokens plus max_tokens clamped to
- * the served model's output"; max_tokens defaults to 16000, capped at the model's max_output).
- */
-export function estimateChatTokens(inputTokensEstimate: number, maxTokens: number | undefined, modelMaxOutput: number, defaultMaxTokens = 16_000): number {
-  const requested = tokenCount(maxTokens ?? defaultMaxTokens);
-  const output = modelMaxOutput > 0 ? Math.min(requested, tokenCount(modelMaxOutput)) : requested;
-  return tokenCount(inputTokensEstimate) + output;
-}
-
-/** Token charge of an embeddings call (spec: "embeddings estimate one token per four characters"; UTF-16 length). */
-export function estimateEmbeddingTokens(inputs: string[]): number {
-  let characters = 0;
-  for (const input of inputs) characters += input.length;
-  return Math.ceil(characters / 4);
-}
-
 /** Both buckets, refilled to now; takes 1 request and ARGV[5] tokens only when both have room and ARGV[6] is '1'. */
 const CHECK_SCRIPT = `${LUA_PRELUDE}
 local rcap = tonumber(ARGV[3])

@@ -1,5 +1,5 @@
 import { catalog, type ChatModel, type Vendor } from '@svc/catalog';
-import { parseChatRequest, type ChatRequestInput } from './request';
+import { parseChatRequest, type ChatRequestInput } from '../request/chat-request';
 import { CACHE_OFF, FAR_APART_MS, LONG_PROMPT_TOKENS, TTL_MS, baseTtl, decideCache, planCache, promptShape, type CacheDecision, type CacheState } from './cache-policy';
 import { MemoryCacheState } from './cache-policy.memory';
 

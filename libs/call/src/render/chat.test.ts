@@ -1,4 +1,4 @@
-import { compact, renderMessage, renderRouting, renderUsage } from './render';
+import { compact, renderMessage, renderRouting, renderUsage } from './chat';
 
 describe('render', () => {
   it('omits empty fields (RULINGS 2)', () => {

@@ -1,9 +1,9 @@
-import type { ChatModel } from '@svc/catalog';
+import { DEFAULT_MAX_TOKENS, type ChatModel } from '@svc/catalog';
 import { mapReasoning, type ChatRequest } from '@svc/vendors';
-import type { ChatRequestInput } from './request';
-import type { CacheDecision } from './cache-policy';
+import type { ChatRequestInput } from './request/chat-request';
+import type { CacheDecision } from './cache/cache-policy';
 
-export const DEFAULT_MAX_TOKENS = 16_000;
+export { DEFAULT_MAX_TOKENS };
 
 export interface Prepared {
   request: ChatRequest;
@@ -13,7 +13,7 @@ export interface Prepared {
   cutStops?: string[];
   /** svc.cache.ttl_applied once the vendor wrote or read, and the write price (cache-policy.ts). */
   cacheTtl: '5m' | '1h' | '';
-  /** svc.reasoning: the level sent (omitted if none) and what the model's own control applied. */
+  /** svc.reasoning: the level the client sent (omitted if none) and what the model's own control applied. */
   reasoning: { requested?: string; applied: string };
 }
 
@@ -57,7 +57,8 @@ export function prepareForModel(input: ChatRequestInput, model: ChatModel, cache
     dropped,
     cutStops: model.native_stop ? undefined : input.stop,
     cacheTtl: cache.ttlApplied,
-    reasoning: requestedEffort ? { requested: requestedEffort, applied: reasoning.applied } : { applied: reasoning.applied },
+    // Spec (svc.reasoning): requested is the level sent, omitted if none; the router's choice is routing.effort.
+    reasoning: input.reasoningEffort ? { requested: input.reasoningEffort, applied: reasoning.applied } : { applied: reasoning.applied },
   };
 }
 

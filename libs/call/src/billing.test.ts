@@ -1,6 +1,6 @@
 import { catalog } from '@svc/catalog';
-import type { KeyRecord__Output } from '@svc/protos';
-import { admissionOf, baselineMicros, costFields, estimateCall, planObject, usageBillingFields, type CallAdmission } from './call-billing';
+import type { CallerKey as KeyRecord__Output } from './ports';
+import { admissionOf, baselineMicros, costFields, estimateCall, planObject, usageBillingFields, type CallAdmission } from './billing';
 
 // Prices (USD per million tokens = micros per token) from libs/catalog:
 //   vendor-1/orion-4.1       input 2, output 8, cache_read 0.5, cache_write 2 (vendor cache automatic)

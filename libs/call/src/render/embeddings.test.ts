@@ -1,4 +1,4 @@
-import { decodeFloat32LeBase64, float32LeBase64, renderEmbeddings, type EmbeddingSvc } from './render';
+import { decodeFloat32LeBase64, float32LeBase64, renderEmbeddings, type EmbeddingSvc } from './embeddings';
 
 const SVC: EmbeddingSvc = { call_id: `call_${'a'.repeat(32)}`, vendor: 'vendor-1', model_served: 'vendor-1/orion-embed-3-small', cost_micros: 21, tokens_estimated: false };
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatModel, Vendor } from '@svc/catalog';
-import type { VendorMessage } from '@svc/vendors';
-import type { ChatRequestInput } from './request';
+import type { ChatRequestInput } from '../request/chat-request';
+import { messageCharacters, tokensForCharacters } from '../tokens';
 
 /**
  * Prompt-cache policy (spec, "Caching rules" and the `svc` request options cache.ttl and
@@ -72,8 +72,8 @@ export const FAR_APART_MS = 5 * 60_000;
 export const LONG_PROMPT_TOKENS = 1024;
 /** How long a session's last turn time is kept: a turn after a longer gap counts as its first. */
 export const LAST_TURN_RETENTION_MS = 24 * 60 * 60_000;
-/** The prompt estimate: characters / 4, an image counting this many characters (as estimateInputTokens). */
-export const IMAGE_CHARACTERS = 1000;
+/** The prompt estimate: characters / 4, an image counting this many characters (tokens.ts). */
+export { IMAGE_CHARACTERS } from '../tokens';
 
 /**
  * Small per-organization memory the rules need. No prompt text is kept: only prefix hashes
@@ -103,13 +103,7 @@ export interface PromptShape {
   earlierTurns: boolean;
 }
 
-const estimate = (characters: number) => Math.ceil(characters / 4);
-
-function messageCharacters(message: VendorMessage): number {
-  if (message.role === 'user') return message.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : IMAGE_CHARACTERS), 0);
-  if (message.role === 'assistant') return (message.content ?? '').length + (message.toolCalls ? JSON.stringify(message.toolCalls).length : 0);
-  return message.content.length;
-}
+const estimate = tokensForCharacters;
 
 /** Measures and hashes the prompt in the order the vendors cache it: tools, system, messages. */
 export function promptShape(input: Pick<ChatRequestInput, 'system' | 'tools' | 'messages'>): PromptShape {

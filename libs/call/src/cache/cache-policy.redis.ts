@@ -1,5 +1,6 @@
 import { tag, type Redis } from '@svc/redis';
-import type { Logger } from '@svc/logger';
+import { throttledWarning, type Logger } from '@svc/logger';
+import { withTimeout } from '@svc/lifecycle';
 import { LAST_TURN_RETENTION_MS, type CacheState } from './cache-policy';
 
 export interface RedisCacheStateOptions {
@@ -27,11 +28,12 @@ export function cacheStateKeys(organizationId: string): { appearance: (prefixHas
 export class RedisCacheState implements CacheState {
   private readonly timeoutMs: number;
   private readonly retentionMs: number;
-  private lastWarning = 0;
+  private readonly warn: (error: unknown) => void;
 
   constructor(private readonly options: RedisCacheStateOptions) {
     this.timeoutMs = options.timeoutMs ?? 250;
     this.retentionMs = options.lastTurnRetentionMs ?? LAST_TURN_RETENTION_MS;
+    this.warn = throttledWarning(options.logger, 'prompt-cache state unavailable; calls go on as first appearances');
   }
 
   async seen(organizationId: string, prefixHashes: readonly string[], ttlMs: number): Promise<boolean> {
@@ -50,22 +52,11 @@ export class RedisCacheState implements CacheState {
   }
 
   private async answer<T>(promise: Promise<T>, fallback: T): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`prompt-cache state did not answer within ${this.timeoutMs}ms`)), this.timeoutMs);
-      timer.unref();
-    });
     try {
-      return await Promise.race([promise, timeout]);
+      return await withTimeout(promise, this.timeoutMs, `prompt-cache state did not answer within ${this.timeoutMs}ms`);
     } catch (error) {
-      const now = Date.now();
-      if (now - this.lastWarning >= 10_000) {
-        this.lastWarning = now;
-        this.options.logger.warn('prompt-cache state unavailable; calls go on as first appearances', { err: error });
-      }
+      this.warn(error);
       return fallback;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { ServiceError } from '@svc/errors';
 import type { ContentPart, ResponseFormat, ToolCall, ToolChoice, ToolDefinition, VendorMessage } from '@svc/vendors';
-import { ChatRequestSchema, decodeDataUrl, specError, type ChatRequestBody } from './request-schema';
+import { ChatRequestSchema, decodeDataUrl, specError, type ChatRequestBody } from './chat-request-schema';
 
 /**
  * One image_url part of a user message, in request order.
@@ -240,12 +240,5 @@ export function parseChatRequest(body: unknown, headers: Headers, options: Parse
   };
 }
 
-/** Rough input size for eligibility and admission: characters / 4, an image counting 1000 characters. */
-export function estimateInputTokens(request: ChatRequestInput): number {
-  let characters = (request.system?.length ?? 0) + request.images.length * 1000;
-  for (const message of request.messages) {
-    if (message.role === 'user') for (const part of message.content) characters += part.type === 'text' ? part.text.length : 0;
-    else characters += (message.content ?? '').length + (message.role === 'assistant' ? JSON.stringify(message.toolCalls ?? []).length : 0);
-  }
-  return Math.ceil(characters / 4);
-}
+/** Rough input size for eligibility and admission (tokens.ts). */
+export { estimateInputTokens } from '../tokens';

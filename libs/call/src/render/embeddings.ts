@@ -1,4 +1,6 @@
-import type { EncodingFormat } from './request';
+/** encoding_format of POST /v1/embeddings. */
+export const ENCODING_FORMATS = ['float', 'base64'] as const;
+export type EncodingFormat = (typeof ENCODING_FORMATS)[number];
 
 /** The `base64` encoding_format: the vector as little-endian float32 bytes, whatever the host's byte order. */
 export function float32LeBase64(vector: readonly number[]): string {

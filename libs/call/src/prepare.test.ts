@@ -1,7 +1,7 @@
 import { catalog } from '@svc/catalog';
-import { parseChatRequest } from './request';
+import { parseChatRequest } from './request/chat-request';
 import { prepareForModel, cutAtStop, DEFAULT_MAX_TOKENS } from './prepare';
-import { CACHE_OFF, type CacheDecision } from './cache-policy';
+import { CACHE_OFF, type CacheDecision } from './cache/cache-policy';
 
 const model = catalog.chatModel('vendor-1/orion-mini-5')!;
 const marked: CacheDecision = { ttl: '5m', ttlApplied: '5m', reason: 'marked' };

@@ -3,7 +3,7 @@ import { createRedis, waitReady, type Redis } from '@svc/redis';
 import { catalog } from '@svc/catalog';
 import { RedisCacheState, cacheStateKeys } from './cache-policy.redis';
 import { LAST_TURN_RETENTION_MS, TTL_MS, decideCache } from './cache-policy';
-import { parseChatRequest } from './request';
+import { parseChatRequest } from '../request/chat-request';
 
 // Real Redis, every key under a prefix of its own for this run (removed in afterAll).
 

@@ -1,5 +1,5 @@
 import type { ChatResult, Usage } from '@svc/vendors';
-import type { Routing__Output } from '@svc/protos';
+import type { RoutingExplanation as Routing__Output } from '@svc/routing';
 
 /** Removes empty fields (RULINGS 2: null, '', [] and {} are omitted) from the svc object's parts. */
 export function compact<T extends Record<string, unknown>>(value: T): Partial<T> {

@@ -1,13 +1,8 @@
-import type { Response } from 'express';
-import type { Catalog, ChatModel, Price } from '@svc/catalog';
+import { BASELINE_CALLS_NEEDED, type Catalog, type ChatModel, type Price } from '@svc/catalog';
 import { listPricePico, priceCall, roundPicoToMicros, type CostBreakdown, type TokenUsage } from '@svc/pricing';
-import type { AdmitResponse__Output, KeyRecord__Output } from '@svc/protos';
-import type { Logger } from '@svc/logger';
-import type { Backends } from '../clients/clients';
-import type { UsageRecordInput } from '../settlement/usage';
+import type { AdmitAnswer, CallerKey, UsageRecord } from './ports';
 
-/** Spec (Baseline): the successful calls a key needs before its baseline applies. */
-export const BASELINE_CALLS_NEEDED = 20;
+export { BASELINE_CALLS_NEEDED };
 
 /**
  * One call's admission as the edge uses it: the Free or paid mode billing decided, the headers it
@@ -43,7 +38,7 @@ export function estimateCall(catalog: Catalog, model: ChatModel, options: { inpu
 }
 
 /** What admission reads of the key record: the edge sends only these (a smaller Admit message). */
-export function admissionKey(key: KeyRecord__Output): Partial<KeyRecord__Output> {
+export function admissionKey(key: CallerKey): Partial<CallerKey> {
   return {
     key_id: key.key_id,
     organization_id: key.organization_id,
@@ -57,7 +52,7 @@ export function admissionKey(key: KeyRecord__Output): Partial<KeyRecord__Output>
   };
 }
 
-export function admissionOf(callId: string, response: AdmitResponse__Output, reservedMicros: number): CallAdmission {
+export function admissionOf(callId: string, response: AdmitAnswer, reservedMicros: number): CallAdmission {
   const free = response.plan_tier === 'free';
   return {
     callId,
@@ -71,25 +66,8 @@ export function admissionOf(callId: string, response: AdmitResponse__Output, res
   };
 }
 
-/** Puts admission's headers on the response (again after anything that set the key bucket's). */
-export function applyAdmissionHeaders(res: Response, admission: CallAdmission | undefined): void {
-  if (!admission || res.headersSent) return;
-  for (const [name, value] of Object.entries(admission.headers)) res.setHeader(name, value);
-}
-
-/**
- * Gives the reservation of a call that will not be billed back to billing. Fire and forget: a
- * release that fails is given back when the reservation expires.
- */
-export function releaseCall(backends: Backends, logger: Logger, key: KeyRecord__Output, admission: CallAdmission | undefined): void {
-  if (!admission) return;
-  backends.release({ call_id: admission.callId, organization_id: key.organization_id }).catch((error: unknown) => {
-    logger.warn('reservation release failed; it expires on its own', { call_id: admission.callId, err: error });
-  });
-}
-
 /** The usage record's billing fields that come from the key and the admission. */
-export function usageBillingFields(key: KeyRecord__Output, admission: CallAdmission, baselinePending: boolean): Pick<UsageRecordInput, 'plan' | 'spend_period' | 'member_id' | 'reserved_micros' | 'baseline_pending'> {
+export function usageBillingFields(key: CallerKey, admission: CallAdmission, baselinePending: boolean): Pick<UsageRecord, 'plan' | 'spend_period' | 'member_id' | 'reserved_micros' | 'baseline_pending'> {
   const period = Number(key.spend_limit_micros ?? 0) > 0 ? key.spend_period : '';
   return {
     plan: admission.free ? 'free' : '',

@@ -1,5 +1,5 @@
 import { ServiceError } from '@svc/errors';
-import { parseChatRequest, estimateInputTokens } from './request';
+import { parseChatRequest, estimateInputTokens } from './chat-request';
 
 const user = { role: 'user', content: 'hi' };
 const weather = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };

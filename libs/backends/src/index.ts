@@ -1,0 +1,7 @@
+/**
+ * gRPC clients of the router and billing services for any service that runs calls (the edge and
+ * the workers), and the call pipeline's ports over them. Wire messages are mapped to the
+ * pipeline's domain shapes here, where the clients are built.
+ */
+export { createBackends, type Backends } from './clients';
+export { routerPort, billingPort } from './ports';

@@ -1,0 +1,266 @@
+import { ServiceError } from '@svc/errors';
+import type { ChatModel } from '@svc/catalog';
+import { trace, SpanStatusCode } from '@svc/telemetry';
+import { VendorError, ownKeyRejected, type ChatResult, type ResolvedProvider, type StreamEvent, type Usage } from '@svc/vendors';
+import type { RouteDecision } from '@svc/routing';
+import type { ChatRequestInput } from './request/chat-request';
+import { prepareForModel, cutAtStop, type Prepared } from './prepare';
+import { planCache } from './cache/cache-policy';
+import { toClientError } from './vendor-errors';
+import { measureAttempt, recordFallback } from './attempt-metrics';
+import { MAX_ATTEMPTS, type Candidate } from './candidates';
+import type { Caller } from './ports';
+import type { CallDeps, CallPolicy } from './types';
+
+/**
+ * Step 3 of a chat call: the vendor attempts. The candidates are tried in order, at most three.
+ * A retryable vendor failure moves on to the next candidate (and counts against the model's
+ * health); a non-retryable one (the vendor rejected the request) stops at once; the client
+ * leaving stops everything. Each attempt runs under its own deadline, a timer the call owns
+ * (spec: Limits, vendor attempt time). Unary answers have the stop sequences the vendor lacks
+ * cut here; streams are cut as they pass (StopCutter). A reasoning model that spent the whole
+ * budget thinking is a no_answer.
+ */
+export interface Attempt {
+  model: ChatModel;
+  provider: ResolvedProvider;
+  prepared: Prepared;
+  /** 1-based number of this attempt. */
+  attempts: number;
+  /** The organization's own vendor key served this attempt. */
+  byok: boolean;
+}
+
+export interface AttemptContext {
+  deps: CallDeps;
+  input: ChatRequestInput;
+  caller: Caller;
+  policy: CallPolicy;
+  route: RouteDecision;
+  candidates: Candidate[];
+  /** Aborts when the caller gives up (the client disconnected). */
+  signal: AbortSignal;
+}
+
+/**
+ * One attempt's time limit as a timer the call owns, linked to the caller's signal. (Node 20's
+ * AbortSignal.any with AbortSignal.timeout can lose the timeout to garbage collection under load.)
+ * The abort reason is a TimeoutError, which the vendor adapters report as `timeout`.
+ */
+export class AttemptDeadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onParentAbort: () => void;
+
+  constructor(private readonly parent: AbortSignal, readonly limitMs: number) {
+    this.onParentAbort = () => this.controller.abort(parent.reason);
+    if (parent.aborted) this.controller.abort(parent.reason);
+    else parent.addEventListener('abort', this.onParentAbort, { once: true });
+    this.timer = setTimeout(() => this.controller.abort(new DOMException(`vendor attempt exceeded ${limitMs} ms`, 'TimeoutError')), limitMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.parent.removeEventListener('abort', this.onParentAbort);
+  }
+}
+
+/** Powerful and frontier models get the long attempt limit. */
+export function attemptLimitMs(deps: Pick<CallDeps, 'attemptTimeoutMs' | 'attemptTimeoutLongMs'>, model: Pick<ChatModel, 'tier'>): number {
+  return model.tier === 'powerful' || model.tier === 'frontier' ? deps.attemptTimeoutLongMs : deps.attemptTimeoutMs;
+}
+
+/** The request as the cache rules read it: a caller's ttl (batch and background lines) applies where the request set none. */
+function cacheInput(input: ChatRequestInput, policy: CallPolicy): ChatRequestInput {
+  if (!policy.cacheTtl || input.svc.cacheTtl !== undefined) return input;
+  return { ...input, svc: { ...input.svc, cacheTtl: policy.cacheTtl } };
+}
+
+/** Tries the candidates in order until one answers; the winning attempt's deadline is still running (the caller clears it). */
+export async function tryCandidates<T>(context: AttemptContext, run: (attempt: Attempt, signal: AbortSignal) => Promise<T>): Promise<{ value: T; attempt: Attempt; deadline: AttemptDeadline }> {
+  const { deps, input, caller, policy } = context;
+  let lastError: VendorError | undefined;
+  let lastVendor = '';
+  let attempts = 0;
+  let firstModel = '';
+  const cache = planCache(cacheInput(input, policy), { organizationId: caller.key.organization_id, state: deps.cacheState, now: Date.now() });
+  for (const candidate of context.candidates) {
+    if (attempts >= MAX_ATTEMPTS) break;
+    const { model } = candidate;
+    const { provider, byok } = candidate.serve();
+    if (!provider) continue;
+    attempts += 1;
+    firstModel ||= model.id;
+    const attempt: Attempt = { model, provider, prepared: prepareForModel(input, model, await cache.forModel(model, provider.vendor), context.route.effort), attempts, byok };
+    const deadline = new AttemptDeadline(context.signal, attemptLimitMs(deps, model));
+    try {
+      const value = await inAttemptSpan(attempt, () => measureAttempt(model, () => run(attempt, deadline.signal)));
+      if (attempts > 1) recordFallback(firstModel, model.id);
+      return { value, attempt, deadline };
+    } catch (error) {
+      deadline.clear();
+      if (!(error instanceof VendorError)) throw error;
+      if (error.kind === 'aborted') throw error;
+      // The organization's own key was rejected: say so, and never fall back to the service's key.
+      if (attempt.byok && error.kind === 'auth') throw ownKeyRejected(model.vendor);
+      deps.logger.warn('vendor attempt failed', { vendor: model.vendor, model: model.id, attempt: attempts, kind: error.kind, status: error.options.status });
+      lastError = error;
+      lastVendor = model.vendor;
+      if (!error.retryable) break;
+      deps.health.recordFailure(model.id);
+    }
+  }
+  if (lastError) throw toClientError(lastError, lastVendor);
+  throw new ServiceError('no_provider_available', 'No provider is available for this request right now.');
+}
+
+/** One vendor attempt as a child span: vendor, model and attempt number; the error kind when it fails. */
+function inAttemptSpan<T>(attempt: Attempt, work: () => Promise<T>): Promise<T> {
+  const attributes = { 'svc.vendor': attempt.model.vendor, 'svc.model': attempt.model.id, 'svc.attempt': attempt.attempts };
+  return trace.getTracer('svc-call').startActiveSpan('vendor.attempt', { attributes }, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.setAttribute('svc.error_kind', error instanceof VendorError ? error.kind : 'internal');
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Headers for the vendor call: the caller's x-sim-* headers, to the simulator only. */
+function vendorHeaders(policy: CallPolicy, provider: ResolvedProvider): Record<string, string> | undefined {
+  return provider.simulated && policy.simulatorHeaders && Object.keys(policy.simulatorHeaders).length > 0 ? policy.simulatorHeaders : undefined;
+}
+
+/** A unary answer from the first candidate that gives one, with stop sequences the vendor lacks cut. */
+export async function attemptUnary(context: AttemptContext): Promise<{ result: ChatResult; attempt: Attempt }> {
+  const { value: result, attempt, deadline } = await tryCandidates<ChatResult>(context, (current, signal) =>
+    current.provider.adapter.generate(current.prepared.request, { ...current.provider.context, signal, headers: vendorHeaders(context.policy, current.provider) }),
+  );
+  deadline.clear();
+  if (attempt.prepared.cutStops && result.content) {
+    const cut = cutAtStop(result.content, attempt.prepared.cutStops);
+    if (cut.cut) {
+      result.content = cut.text;
+      result.finishReason = 'stop';
+    }
+  }
+  return { result, attempt };
+}
+
+export interface OpenedStream {
+  attempt: Attempt;
+  deadline: AttemptDeadline;
+  iterator: AsyncIterator<StreamEvent>;
+  first: IteratorResult<StreamEvent>;
+}
+
+/** Opens each candidate's stream in turn and waits for its first event (a failure before it falls back). */
+export async function openStream(context: AttemptContext): Promise<OpenedStream> {
+  const { value, attempt, deadline } = await tryCandidates(context, async (current, signal) => {
+    const iterator = current.provider.adapter.stream(current.prepared.request, { ...current.provider.context, signal, headers: vendorHeaders(context.policy, current.provider) })[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    return { iterator, first };
+  });
+  return { attempt, deadline, ...value };
+}
+
+/** A streamed answer's events as the client sees them (stop sequences cut). */
+export type AnswerEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_delta'; index: number; arguments: string };
+
+/** What a finished stream said about itself. */
+export interface StreamSummary {
+  finishReason: string;
+  vendorStopReason: string;
+  usage: Usage;
+  sawContent: boolean;
+  toolCalls: number;
+}
+
+/** Reads the opened stream to its end, yielding the client's events; returns the summary. Vendor errors are thrown as they come. */
+export async function* readStream(opened: OpenedStream): AsyncGenerator<AnswerEvent, StreamSummary> {
+  const cutter = opened.attempt.prepared.cutStops ? new StopCutter(opened.attempt.prepared.cutStops) : undefined;
+  let finishReason = 'stop';
+  let vendorStopReason = '';
+  let usage: Usage | undefined;
+  let sawContent = false;
+  let toolCalls = 0;
+  let step = opened.first;
+  while (!step.done) {
+    const event = step.value;
+    switch (event.type) {
+      case 'text': {
+        sawContent ||= event.delta.length > 0;
+        const text = cutter ? cutter.push(event.delta) : event.delta;
+        if (text) yield { type: 'text', delta: text };
+        break;
+      }
+      case 'tool_call_start':
+        toolCalls += 1;
+        yield { type: 'tool_call_start', index: event.index, id: event.id, name: event.name };
+        break;
+      case 'tool_call_delta':
+        yield { type: 'tool_call_delta', index: event.index, arguments: event.arguments };
+        break;
+      case 'finish':
+        finishReason = event.finishReason;
+        vendorStopReason = event.vendorStopReason;
+        break;
+      case 'usage':
+        usage = event.usage;
+        break;
+    }
+    step = await opened.iterator.next();
+  }
+  if (cutter) {
+    const rest = cutter.flush();
+    if (rest) yield { type: 'text', delta: rest };
+    if (cutter.done) finishReason = 'stop';
+  }
+  return { finishReason, vendorStopReason, usage: usage ?? { inputTokens: 0, outputTokens: 0, cachedTokens: 0, cacheWriteTokens: 0 }, sawContent, toolCalls };
+}
+
+/** Holds back text that could be the start of a stop sequence the service must cut itself. */
+export class StopCutter {
+  private pending = '';
+  done = false;
+  constructor(private readonly stops: string[]) {}
+  push(delta: string): string {
+    if (this.done) return '';
+    this.pending += delta;
+    const cut = cutAtStop(this.pending, this.stops);
+    if (cut.cut) {
+      this.done = true;
+      this.pending = '';
+      return cut.text;
+    }
+    const hold = Math.max(0, ...this.stops.map((stop) => stop.length - 1));
+    const out = this.pending.slice(0, Math.max(0, this.pending.length - hold));
+    this.pending = this.pending.slice(out.length);
+    return out;
+  }
+  flush(): string {
+    const out = this.done ? '' : this.pending;
+    this.pending = '';
+    return out;
+  }
+}
+
+/**
+ * Spec: a reasoning model that spends its whole output budget thinking returns an empty answer
+ * with `length`; svc.no_answer says what happened and what to change, and the call is not billed.
+ */
+export function noAnswerOf(finishReason: string, content: string | null, toolCalls: number, usage: Usage, maxTokens: number): string | undefined {
+  if (finishReason !== 'length' || (content ?? '') !== '' || toolCalls > 0 || !(usage.reasoningTokens && usage.reasoningTokens > 0)) return undefined;
+  return `The output budget (max_tokens ${maxTokens}) was spent on reasoning before any answer was written. Raise max_tokens or lower reasoning_effort.`;
+}

@@ -1,0 +1,239 @@
+import nock from 'nock';
+import { catalog } from '@svc/catalog';
+import { ServiceError } from '@svc/errors';
+import type { Logger } from '@svc/logger';
+import { routeNamed, type RouteDecision, type RouteQuery } from '@svc/routing';
+import { ChatCall, runChatCall, type CallStreamEvent } from './run-chat-call';
+import { parseChatRequest } from './request/chat-request';
+import { MemoryCacheState } from './cache/cache-policy.memory';
+import type { AdmitQuery, CallerKey, UsageRecord } from './ports';
+import type { CallDeps, CallPolicy } from './types';
+
+/**
+ * The pipeline with in-memory ports and no server: vendors answer through nock at their HTTP
+ * boundary (the simulator's address, OpenAI protocol).
+ */
+const SIM = 'http://sim.test';
+
+interface VendorAnswer {
+  status?: number;
+  content?: string;
+  finish?: string;
+  reasoning?: number;
+  delayMs?: number;
+}
+
+/** Answers chat completions per upstream model id; records what each request carried. */
+function vendors(answers: Record<string, VendorAnswer>) {
+  const seen: Array<{ model: string; authorization: string | undefined; stream: boolean }> = [];
+  const delayMs = Math.max(0, ...Object.values(answers).map((answer) => answer.delayMs ?? 0));
+  nock(SIM)
+    .persist()
+    .post('/v1/chat/completions')
+    .delay(delayMs)
+    .reply(function (_uri, body) {
+      const request = body as { model: string; stream?: boolean };
+      seen.push({ model: request.model, authorization: this.req.headers.authorization as string | undefined, stream: Boolean(request.stream) });
+      const answer = answers[request.model] ?? { status: 503 };
+      if (answer.status) return [answer.status, { error: { message: 'no', type: 'server_error' } }];
+      const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, completion_tokens_details: { reasoning_tokens: answer.reasoning ?? 0 } };
+      if (request.stream) {
+        const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+        const sse = chunk({ role: 'assistant', content: '' }, null) + chunk({ content: answer.content ?? 'hello' }, null) + chunk({}, answer.finish ?? 'stop') + `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: request.model, choices: [], usage })}\n\n` + 'data: [DONE]\n\n';
+        return [200, sse, { 'content-type': 'text/event-stream' }];
+      }
+      return [200, { id: 'c', object: 'chat.completion', created: 1, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: answer.content ?? 'hello' }, finish_reason: answer.finish ?? 'stop' }], usage }];
+    });
+  return seen;
+}
+
+const KEY: CallerKey = { key_id: 'key_1', organization_id: 'org_1', plan: 'paid', fallback_policy: 'cross_vendor', byok_vendors: [] };
+
+function ports(options: { admit?: (query: AdmitQuery) => Promise<Record<string, unknown>>; route?: (query: RouteQuery) => Promise<RouteDecision>; unhealthy?: string[]; ownKeys?: Record<string, string> } = {}) {
+  const records: UsageRecord[] = [];
+  const released: string[] = [];
+  const admitted: AdmitQuery[] = [];
+  const failures: string[] = [];
+  const deps: CallDeps = {
+    catalog,
+    router: { route: options.route ?? (async (query) => routeNamed(catalog, { ...query, model: 'vendor-4/atlas-4-maverick' })) },
+    billing: {
+      admit: async (query) => {
+        admitted.push(query);
+        return options.admit ? options.admit(query) : { headers: { 'x-svc-quota-scope': 'key' }, baseline_model: '', baseline_calls: 3 };
+      },
+      release: async (callId) => void released.push(callId),
+    },
+    usage: { record: async (record) => void records.push(record) },
+    health: {
+      isHealthy: (model) => !(options.unhealthy ?? []).includes(model),
+      recordFailure: (model) => void failures.push(model),
+      order: (candidates) => [...candidates].sort((a, b) => Number((options.unhealthy ?? []).includes(a.model)) - Number((options.unhealthy ?? []).includes(b.model))),
+    },
+    cacheState: new MemoryCacheState(),
+    ownKeys: { forOrganization: async () => options.ownKeys ?? {} },
+    vendors: { simUrl: SIM, keys: {} },
+    logger: { warn: jest.fn(), error: jest.fn(), info: jest.fn() } as unknown as Logger,
+    attemptTimeoutMs: 2_000,
+    attemptTimeoutLongMs: 2_000,
+    topupUrl: 'https://svc.test/topup',
+  };
+  return { deps, records, released, admitted, failures };
+}
+
+const chat = (body: Record<string, unknown>) => parseChatRequest({ messages: [{ role: 'user', content: 'Say hello.' }], ...body }, {});
+const unary: CallPolicy = { stream: false };
+const signal = () => new AbortController().signal;
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => nock.enableNetConnect());
+
+describe('one billed chat call (in-memory ports)', () => {
+  it('named: routed in process, admitted once, one attempt, billed once with the svc object', async () => {
+    const seen = vendors({ 'orion-mini-5': { content: 'Hello!' } });
+    const { deps, records, released, admitted } = ports();
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(outcome.result.content).toBe('Hello!');
+    expect(outcome.served).toEqual({ vendor: 'vendor-1', model: 'vendor-1/orion-mini-5', byok: false, dropped: [] });
+    expect(outcome.svc).toMatchObject({ model_served: 'vendor-1/orion-mini-5', attempts: 1, tier: { requested: 'standard', applied: 'standard' } });
+    expect(outcome.headers['x-svc-quota-scope']).toBe('key');
+    expect(admitted).toHaveLength(1);
+    expect(admitted[0]).toMatchObject({ auto: false, byok: false, key_id: 'key_1' });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ call_id: outcome.svc.call_id, kind: 'chat', model: 'vendor-1/orion-mini-5', input_tokens: 10, output_tokens: 5 });
+    expect(records[0].call_fee_micros).toBe(0);
+    expect(released).toEqual([]);
+    expect(seen.map((request) => request.model)).toEqual(['orion-mini-5']);
+  });
+
+  it('auto: the router port picks, admission reserves the pick, and the auto call fee is billed', async () => {
+    vendors({ 'atlas-4-maverick': { content: 'ok' } });
+    const { deps, records, admitted } = ports({ route: async (query) => ({ ...routeNamed(catalog, { ...query, model: 'vendor-4/atlas-4-maverick' }), auto: true, routing: { line: 'balanced', task_type: 'chat', confidence: 0.9 } }) });
+    const outcome = await runChatCall(deps, chat({ model: 'auto' }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(outcome.svc).toMatchObject({ model_served: 'vendor-4/atlas-4-maverick', routing: { line: 'balanced', task_type: 'chat' } });
+    expect(admitted[0]).toMatchObject({ auto: true });
+    expect(records[0].call_fee_micros).toBe(catalog.data.auto_call_fee_micros);
+    expect(records[0].line).toBe('balanced');
+  });
+
+  it('cross_vendor: a retryable failure falls back to the next candidate and counts against health', async () => {
+    const { deps, records, failures } = ports();
+    const fallbacks = routeNamed(catalog, { organization_id: 'org_1', key_id: 'key_1', model: 'vendor-1/orion-mini-5', fallback: 'cross_vendor' }).candidates;
+    const second = catalog.chatModel(fallbacks[1].model)!;
+    vendors({ 'orion-mini-5': { status: 503 }, [second.upstream_id]: { content: 'from the fallback' } });
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5', svc: { fallback: 'cross_vendor' } }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(outcome.svc).toMatchObject({ model_served: second.id, attempts: 2 });
+    expect(failures).toEqual(['vendor-1/orion-mini-5']);
+    expect(records).toHaveLength(1);
+  });
+
+  it('same_vendor: only the named vendor is tried', async () => {
+    const seen = vendors({});
+    const { deps, released, records } = ports();
+    const failure = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5', svc: { fallback: 'same_vendor' } }), { key: KEY }, unary, signal()).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ServiceError);
+    expect((failure as ServiceError).headers['x-svc-vendor']).toBe('vendor-1');
+    const tried = seen.map((request) => catalog.chatModels.find((model) => model.upstream_id === request.model)!.vendor);
+    expect(new Set(tried)).toEqual(new Set(['vendor-1']));
+    expect(records).toHaveLength(0);
+    expect(released).toHaveLength(1);
+  });
+
+  it('fallback none: an unhealthy named model is refused with 503 no_provider_available and its reservation released', async () => {
+    const seen = vendors({ 'orion-mini-5': { content: 'never' } });
+    const { deps, released } = ports({ unhealthy: ['vendor-1/orion-mini-5'] });
+    const failure = (await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5', svc: { fallback: 'none' } }), { key: KEY }, unary, signal()).catch((error: unknown) => error)) as ServiceError;
+    expect([failure.status, failure.code]).toEqual([503, 'no_provider_available']);
+    expect(failure.headers['x-svc-quota-scope']).toBe('key');
+    expect(released).toHaveLength(1);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("own key: the organization's key serves, only its vendor is tried, and nothing is reserved for credit", async () => {
+    const seen = vendors({ 'orion-mini-5': { content: 'mine' } });
+    const { deps, records, admitted } = ports({ ownKeys: { 'vendor-1': 'sk-own' } });
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: { ...KEY, byok_vendors: ['vendor-1'] } }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(seen[0].authorization).toBe('Bearer sk-own');
+    expect(outcome.svc.byok).toBe(true);
+    expect(admitted[0]).toMatchObject({ byok: true, estimated_micros: 0 });
+    expect(records[0]).toMatchObject({ byok: true, vendor_micros: 0 });
+  });
+
+  it('no_answer: a reasoning budget spent with no answer is not billed and gives the reservation back', async () => {
+    vendors({ 'orion-mini-5': { content: '', finish: 'length', reasoning: 64 } });
+    const { deps, records, released } = ports();
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5', max_tokens: 64 }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(outcome.svc.no_answer).toMatch(/max_tokens 64/);
+    expect(outcome.svc.cost_micros).toBe(0);
+    expect(records).toHaveLength(0);
+    expect(released).toHaveLength(1);
+  });
+
+  it('a failure after admission releases the reservation once and bills nothing', async () => {
+    vendors({ 'orion-mini-5': { status: 400 } });
+    const { deps, records, released } = ports();
+    const failure = (await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal()).catch((error: unknown) => error)) as ServiceError;
+    expect(failure.code).toBe('upstream_invalid_request');
+    expect(records).toHaveLength(0);
+    expect(released).toHaveLength(1);
+  });
+
+  it('a refusal at admission reserves nothing and calls no vendor', async () => {
+    const seen = vendors({ 'orion-mini-5': { content: 'never' } });
+    const { deps, records, released } = ports({ admit: async () => Promise.reject(new ServiceError('insufficient_credits', 'no credit')) });
+    await expect(runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal())).rejects.toMatchObject({ code: 'insufficient_credits' });
+    expect(seen).toHaveLength(0);
+    expect(records).toHaveLength(0);
+    expect(released).toHaveLength(0);
+  });
+
+  it('the attempt deadline is a timer the call owns: a silent vendor ends in 504 upstream_timeout', async () => {
+    vendors({ 'orion-mini-5': { content: 'late', delayMs: 1_500 } });
+    const { deps, released } = ports();
+    deps.attemptTimeoutMs = 100;
+    const started = Date.now();
+    const failure = (await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5', svc: { fallback: 'none' } }), { key: KEY }, unary, signal()).catch((error: unknown) => error)) as ServiceError;
+    expect([failure.status, failure.code]).toEqual([504, 'upstream_timeout']);
+    expect(Date.now() - started).toBeLessThan(1_400);
+    expect(released).toHaveLength(1);
+  });
+
+  it('stream: the first event then the rest, ending with done once the usage is published', async () => {
+    vendors({ 'orion-mini-5': { content: 'streamed hello' } });
+    const { deps, records } = ports();
+    const call = await ChatCall.start(deps, chat({ model: 'vendor-1/orion-mini-5', stream: true }), { key: KEY }, { stream: true }, signal());
+    const stream = await call.stream(signal());
+    const events: CallStreamEvent[] = [];
+    for await (const event of stream.events) {
+      if (event.type === 'done') expect(records).toHaveLength(1);
+      events.push(event);
+    }
+    expect(events.filter((event) => event.type === 'text').map((event) => (event as { delta: string }).delta).join('')).toBe('streamed hello');
+    expect(events.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop', usage: { inputTokens: 10, outputTokens: 5 } });
+    expect(records).toHaveLength(1);
+  });
+
+  it('stream: a reader that stops early releases the reservation and bills nothing', async () => {
+    vendors({ 'orion-mini-5': { content: 'streamed hello' } });
+    const { deps, records, released } = ports();
+    const call = await ChatCall.start(deps, chat({ model: 'vendor-1/orion-mini-5', stream: true }), { key: KEY }, { stream: true }, signal());
+    const stream = await call.stream(signal());
+    for await (const event of stream.events) if (event.type === 'text') break;
+    expect(records).toHaveLength(0);
+    expect(released).toHaveLength(1);
+  });
+
+  it("a caller's cache ttl applies where the request set none (batch and background lines)", async () => {
+    vendors({ 'orion-mini-5': { content: 'ok' } });
+    const { deps } = ports();
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, { stream: false, cacheTtl: 'none', tier: 'batch' }, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(outcome.svc.tier).toEqual({ requested: 'batch', applied: 'batch' });
+  });
+});

@@ -1,0 +1,55 @@
+import { DEFAULT_MAX_TOKENS } from '@svc/catalog';
+import type { VendorMessage } from '@svc/vendors';
+
+/**
+ * Every token estimate of a call, from one rule (spec: Limits, "estimate ... one token per four
+ * characters"): admission's reservation, the key's token bucket, the router's eligibility check,
+ * the prompt-cache minimum prefix and embeddings all count the same way.
+ */
+
+/** An image counts as this many characters. */
+export const IMAGE_CHARACTERS = 1000;
+
+/** The one rule: characters / 4, rounded up (UTF-16 length). */
+export function tokensForCharacters(characters: number): number {
+  return Math.ceil(characters / 4);
+}
+
+/** Characters of one vendor message: text, an image as IMAGE_CHARACTERS, an assistant's tool calls as their JSON. */
+export function messageCharacters(message: VendorMessage): number {
+  if (message.role === 'user') return message.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : IMAGE_CHARACTERS), 0);
+  if (message.role === 'assistant') return (message.content ?? '').length + (message.toolCalls?.length ? JSON.stringify(message.toolCalls).length : 0);
+  return message.content.length;
+}
+
+/**
+ * Input tokens of a chat request: system prompt and messages, and every image part whether it is
+ * already in the messages (a data: URL) or still to be downloaded.
+ */
+export function estimateInputTokens(request: { system?: string; messages: readonly VendorMessage[]; images: ReadonlyArray<{ decoded: boolean }> }): number {
+  let characters = request.system?.length ?? 0;
+  for (const message of request.messages) characters += messageCharacters(message);
+  for (const image of request.images) if (!image.decoded) characters += IMAGE_CHARACTERS;
+  return tokensForCharacters(characters);
+}
+
+/** Input tokens of an embeddings request. */
+export function estimateEmbeddingTokens(inputs: readonly string[]): number {
+  let characters = 0;
+  for (const input of inputs) characters += input.length;
+  return tokensForCharacters(characters);
+}
+
+function tokenCount(value: number): number {
+  return Number.isFinite(value) && value > 0 ? Math.ceil(value) : 0;
+}
+
+/**
+ * What a chat call may use (spec, Limits: "input tokens plus max_tokens clamped to the served
+ * model's output"; max_tokens defaults to DEFAULT_MAX_TOKENS).
+ */
+export function estimateChatTokens(inputTokensEstimate: number, maxTokens: number | undefined, modelMaxOutput: number, defaultMaxTokens = DEFAULT_MAX_TOKENS): number {
+  const requested = tokenCount(maxTokens ?? defaultMaxTokens);
+  const output = modelMaxOutput > 0 ? Math.min(requested, tokenCount(modelMaxOutput)) : requested;
+  return tokenCount(inputTokensEstimate) + output;
+}
