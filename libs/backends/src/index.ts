@@ -5,3 +5,5 @@
  */
 export { createBackends, type Backends } from './clients';
 export { routerPort, billingPort } from './ports';
+export { callConfigFields, createCallRuntime, vendorKeysOf, type CallConfig, type CallRuntime } from './call-runtime';
+export { createUsageSink, type UsageRecordInput, type UsageSink } from './usage-sink';

@@ -43,6 +43,8 @@ export interface FleetOptions {
   restart?: boolean;
   onEvent?: (message: string) => void;
   startTimeoutMs?: number;
+  /** Start only these services (integration tests that need a few peers); default all. */
+  only?: ServiceName[];
 }
 
 export interface FleetInstance {
@@ -154,6 +156,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const count = (service: 'edge' | 'router' | 'billing') => Math.max(1, options.replicas?.[service] ?? 1);
   const instances: FleetInstance[] = [];
   for (const service of SERVICE_NAMES) {
+    if (options.only && !options.only.includes(service)) continue;
     const replicas = service === 'edge' || service === 'router' || service === 'billing' ? count(service) : 1;
     for (let index = 0; index < replicas; index += 1) {
       // With several edges the edge port belongs to the balancer; every edge gets a port of its own.

@@ -10,13 +10,12 @@ import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createApp } from './app';
-import { createBackends } from './clients/clients';
 import { KeyCache } from './auth/key-cache';
 import { createUsageSink } from './settlement/usage';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
 import { createImageFetcher } from './chat/images';
-import { ProviderHealth, RedisCacheState, createOwnKeys } from '@svc/call';
+import { createCallRuntime } from '@svc/backends';
 
 const KEY_EVENTS = 'key-events';
 
@@ -53,11 +52,14 @@ function amqpKeeper(url: string, logger: Logger) {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger({ service: 'edge', level: config.LOG_LEVEL });
-  const backends = createBackends({ routerAddr: config.ROUTER_ADDR, billingAddr: config.BILLING_ADDR, deadlineMs: config.RPC_DEADLINE_MS, protosDir: config.PROTOS_DIR });
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'edge' });
+  const amqp = amqpKeeper(config.AMQP_URL, logger);
+  // The call pipeline's wiring, the same as the workers' (libs/backends): gRPC clients, provider
+  // health and prompt-cache state in Redis, own vendor keys, the usage sink.
+  const runtime = createCallRuntime(config, { catalog, logger, redis, usage: (clients) => createUsageSink({ channel: amqp.channel, settleDirect: (records) => clients.settle({ records }), logger }) });
+  const { backends, ownKeys, health } = runtime;
   const subscriber = createRedis({ url: config.REDIS_URL, name: 'edge-key-events' });
   const keyCache = new KeyCache(config.KEY_CACHE_TTL_MS);
-  const ownKeys = createOwnKeys({ fetch: (organizationId) => backends.vendorKeys(organizationId), ttlMs: config.BYOK_CACHE_TTL_MS });
   await subscriber.subscribe(`${config.REDIS_KEY_PREFIX}${KEY_EVENTS}`);
   subscriber.on('message', (_channel, message) => {
     try {
@@ -73,22 +75,10 @@ async function main(): Promise<void> {
   });
   // While the subscription is down, revocations could be missed: drop the cache on reconnect.
   subscriber.on('ready', () => keyCache.clear());
-  const amqp = amqpKeeper(config.AMQP_URL, logger);
   await amqp.ready;
-  const usage = createUsageSink({ channel: amqp.channel, settleDirect: (records) => backends.settle({ records }), logger });
-  const vendorKeys = Object.fromEntries(Object.entries(config).filter(([name]) => /^VENDOR_\d_API_KEY$/.test(name))) as Record<string, string | undefined>;
 
   const ipLimiter = createIpLimiter({ redis, limitPerMinute: config.IP_RATE_LIMIT_PER_MINUTE, trustedProxyHeader: config.TRUSTED_PROXY_HEADER, logger });
   const keyLimiter = createKeyLimiter({ redis, logger });
-  const health = new ProviderHealth({
-    redis,
-    logger,
-    threshold: config.HEALTH_FAILURE_THRESHOLD,
-    windowMs: config.HEALTH_WINDOW_MS,
-    cooldownMs: config.HEALTH_COOLDOWN_MS,
-    refreshMs: config.HEALTH_REFRESH_MS,
-  });
-  health.start();
 
   let ready = true;
   const app = createApp({
@@ -103,14 +93,14 @@ async function main(): Promise<void> {
     chat: {
       catalog,
       backends,
-      usage,
+      usage: runtime.deps.usage,
       keyLimiter,
-      cacheState: new RedisCacheState({ redis, logger }),
+      cacheState: runtime.deps.cacheState,
       health,
       images: createImageFetcher({ maxBytes: config.IMAGE_MAX_BYTES, timeoutMs: config.IMAGE_TIMEOUT_MS }),
       logger,
       simUrl: config.VENDOR_SIM_URL,
-      vendorKeys,
+      vendorKeys: runtime.deps.vendors.keys,
       forwardSimHeaders: config.FORWARD_SIM_HEADERS,
       attemptTimeoutMs: config.ATTEMPT_TIMEOUT_MS,
       attemptTimeoutLongMs: config.ATTEMPT_TIMEOUT_LONG_MS,
@@ -146,10 +136,9 @@ async function main(): Promise<void> {
           server.closeIdleConnections();
         }),
     },
-    { name: 'provider health', run: async () => health.stop() },
+    { name: 'provider health and grpc clients', run: async () => runtime.close() },
     { name: 'amqp', run: () => amqp.close() },
     { name: 'redis', run: async () => void (await Promise.allSettled([redis.quit(), subscriber.quit()])) },
-    { name: 'grpc clients', run: async () => backends.close() },
     { name: 'telemetry', run: () => stopTelemetry() },
   ]);
 }
