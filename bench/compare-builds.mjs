@@ -16,8 +16,8 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { Agent, request } from 'undici';
-import { benchEnv, root, summarize, ms } from './lib.mjs';
+import { Agent } from 'undici';
+import { benchEnv, root, summarize, ms, timedPost } from './lib.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 1000);
@@ -31,13 +31,7 @@ const namedBody = JSON.stringify({ model: 'vendor-1/orion-mini-5', max_tokens: 1
 const autoBody = JSON.stringify({ model: 'auto', max_tokens: 16, messages: [{ role: 'user', content: 'Summarize the following paragraph in one sentence: the committee met twice and agreed on the budget.' }] });
 const directBody = JSON.stringify({ model: 'orion-mini-5', max_completion_tokens: 16, messages: [{ role: 'user', content: 'benchmark' }] });
 
-async function timed(url, headers, payload) {
-  const started = process.hrtime.bigint();
-  const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload, dispatcher });
-  await response.body.arrayBuffer();
-  if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
+const timed = (url, headers, payload) => timedPost(dispatcher, url, headers, payload);
 
 /** An OTLP/HTTP receiver that reads every export and answers 200, counting spans' requests. */
 async function otlpSink() {

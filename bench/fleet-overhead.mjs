@@ -6,7 +6,7 @@
 //
 //   node bench/fleet-overhead.mjs [--requests 2000] [--rates 250,500,1000,1500,2000]
 import { Agent, request } from 'undici';
-import { bootFleet, summarize, ms } from './lib.mjs';
+import { bootFleet, summarize, ms, timedPost } from './lib.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 2000);
@@ -16,13 +16,7 @@ const body = JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: '
 const directBody = JSON.stringify({ model: 'orion-mini-5', max_completion_tokens: 16, messages: [{ role: 'user', content: 'benchmark' }] });
 const dispatcher = new Agent({ connections: 512, keepAliveTimeout: 30_000 });
 
-async function timed(url, headers, payload) {
-  const started = process.hrtime.bigint();
-  const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload, dispatcher });
-  await response.body.arrayBuffer();
-  if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
+const timed = (url, headers, payload) => timedPost(dispatcher, url, headers, payload);
 
 async function firstByte(url, headers, payload) {
   const started = process.hrtime.bigint();

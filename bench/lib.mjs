@@ -44,3 +44,13 @@ export function summarize(samples) {
 }
 
 export const ms = (value) => `${value.toFixed(3)} ms`;
+
+/** One POST through `dispatcher`, read to the end; its latency in milliseconds (throws on a non-200). */
+export async function timedPost(dispatcher, url, headers, payload) {
+  const { request } = require('undici');
+  const started = process.hrtime.bigint();
+  const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload, dispatcher });
+  await response.body.arrayBuffer();
+  if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}

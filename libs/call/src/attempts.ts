@@ -114,7 +114,7 @@ export async function tryCandidates<T>(context: AttemptContext, run: (attempt: A
       deps.health.recordFailure(model.id);
     }
   }
-  if (lastError) throw toClientError(lastError, lastVendor);
+  if (lastError) throw toClientError(lastError, lastVendor, { attempts });
   throw new ServiceError('no_provider_available', 'No provider is available for this request right now.');
 }
 

@@ -177,7 +177,7 @@ export class ChatCall {
       await ledger.refundTokens(0);
       ledger.release();
       if (aborted) throw error;
-      throw error instanceof VendorError ? toClientError(error, attempt.model.vendor) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.', { cause: error });
+      throw error instanceof VendorError ? toClientError(error, attempt.model.vendor, { afterStart: true }) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.', { cause: error });
     } finally {
       opened.deadline.clear();
       if (!ended) {

@@ -4,8 +4,11 @@ import type { VendorError } from '@svc/vendors';
 /**
  * The client-facing error once every option is exhausted (spec: Errors, vendor rows). The
  * vendor's own body never reaches the client; only its short reason on a 400.
+ * A vendor that is down is 503 `vendor_unavailable` only where one provider was asked and it is
+ * not currently available (a named model with nothing to fall back to); once fallbacks were
+ * tried, or a stream broke after it started, it is a vendor error: 502 `upstream_error`.
  */
-export function toClientError(error: VendorError, vendorId: string): ServiceError {
+export function toClientError(error: VendorError, vendorId: string, context: { attempts?: number; afterStart?: boolean } = {}): ServiceError {
   const headers = { 'x-svc-vendor': vendorId };
   switch (error.kind) {
     case 'rate_limited':
@@ -15,6 +18,7 @@ export function toClientError(error: VendorError, vendorId: string): ServiceErro
     case 'timeout':
       return new ServiceError('upstream_timeout', 'The vendor did not answer in time.', { headers });
     case 'unavailable':
+      if ((context.attempts ?? 1) > 1 || context.afterStart) return new ServiceError('upstream_error', 'The vendor returned an error or an unreadable response.', { headers });
       return new ServiceError('vendor_unavailable', 'The vendor is not currently available.', { headers });
     case 'invalid_request':
       return new ServiceError('upstream_invalid_request', `The vendor rejected the request${error.options.reason ? `: ${error.options.reason}` : '.'}`, { headers });
