@@ -4,7 +4,7 @@ import type { Catalog } from '@svc/catalog';
 import type { KeyRecord__Output } from '@svc/protos';
 import { requestId } from './middleware/request-id';
 import { httpMetrics } from './middleware/metrics';
-import { errorHandler, notFound } from './middleware/errors';
+import { errorHandler, hostRequired, notFound } from './middleware/errors';
 import { requireKey } from './middleware/auth';
 import type { KeyCache } from './auth/key-cache';
 import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
@@ -40,6 +40,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/readyz', (_req, res) => void res.status(deps.isReady() ? 200 : 503).json({ status: deps.isReady() ? 'ready' : 'draining' }));
 
   app.use(requestId);
+  app.use(hostRequired);
   app.use(httpMetrics);
   // JSON bodies whatever the content type says (curl -d sends form encoding); 32 MB limit.
   const json = express.json({ limit: deps.bodyLimitBytes, type: () => true, strict: false });

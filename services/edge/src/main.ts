@@ -1,6 +1,6 @@
 import './instrumentation';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createLogger, type Logger } from '@svc/logger';
 import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
@@ -10,6 +10,7 @@ import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createApp } from './app';
+import { clientErrorHandler } from './middleware/errors';
 import { KeyCache } from './auth/key-cache';
 import { createUsageSink } from './settlement/usage';
 import { createIpLimiter } from './limits/ip-limit';
@@ -113,11 +114,19 @@ async function main(): Promise<void> {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     isReady: () => ready,
   });
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.EDGE_PORT, config.EDGE_HOST, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  // Node would answer a missing Host with a bare 400; the app answers it in the envelope (hostRequired).
+  const server: Server = createServer({ requireHostHeader: false }, app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.EDGE_PORT, config.EDGE_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // Requests Node cannot parse are answered in the envelope with an x-request-id, not a bare line.
+  server.on('clientError', clientErrorHandler(logger));
   server.requestTimeout = 0;
   logger.info('listening', { port: (server.address() as AddressInfo).port });
 

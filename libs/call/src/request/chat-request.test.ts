@@ -325,3 +325,25 @@ describe('estimateInputTokens', () => {
     expect(estimateInputTokens(parseChatRequest(image('http://example.com/a.png'), {}, { remoteImages: 'defer' }))).toBe(251);
   });
 });
+
+describe('deep nesting (one client cannot turn its own input into server errors)', () => {
+  const nested = (depth: number): Record<string, unknown> => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < depth; i += 1) schema = { type: 'object', properties: { a: schema } };
+    return schema;
+  };
+
+  it('refuses a tool schema nested thousands of levels deep with 400 invalid_value naming the tool', () => {
+    const error = failure({ messages: [user], tools: [weather, { type: 'function', function: { name: 'deep', parameters: nested(5000) } }] });
+    expect([error.status, error.code, error.param]).toEqual([400, 'invalid_value', 'tools[1]']);
+  });
+
+  it('refuses deep nesting anywhere in the body (a message, response_format)', () => {
+    expect(failure({ messages: [user, { role: 'user', content: [{ type: 'text', text: 'x', extra: nested(100) }] }] }).param).toBe('messages[1]');
+    expect(failure({ messages: [user], response_format: { type: 'json_schema', json_schema: { name: 'x', schema: nested(100) } } }).param).toBe('response_format');
+  });
+
+  it('accepts ordinary schemas', () => {
+    expect(parseChatRequest({ messages: [user], tools: [{ type: 'function', function: { name: 'ok', parameters: nested(20) } }] }, {}).tools).toHaveLength(1);
+  });
+});

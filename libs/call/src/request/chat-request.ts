@@ -182,11 +182,35 @@ function normaliseResponseFormat(format: ChatRequestBody['response_format']): Re
 }
 
 /**
+ * JSON nested deeper than this is refused. Every later step walks the request (schema checks,
+ * prompt hashing, the vendor's JSON), and a recursive walk of a value thousands of levels deep
+ * overflows the stack: one client could otherwise turn its own bad input into server errors.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** 400 invalid_value naming the field (and entry) that nests deeper than MAX_JSON_DEPTH; iterative, linear in the body. */
+export function refuseDeepNesting(body: Json): void {
+  for (const [field, value] of Object.entries(body)) {
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((entry, index) => [`${field}[${index}]`, entry]) : [[field, value]];
+    for (const [param, entry] of entries) {
+      const stack: Array<[unknown, number]> = [[entry, 1]];
+      while (stack.length > 0) {
+        const [node, depth] = stack.pop() as [unknown, number];
+        if (typeof node !== 'object' || node === null) continue;
+        if (depth > MAX_JSON_DEPTH) throw new ServiceError('invalid_value', `'${param}' is nested more than ${MAX_JSON_DEPTH} levels deep.`, { param });
+        for (const child of Array.isArray(node) ? node : Object.values(node)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+      }
+    }
+  }
+}
+
+/**
  * Validates a chat-completions body (spec: request-field table, `svc` options, Errors) and
  * returns it normalised. Every refusal is a 400 ServiceError with the spec's code and param.
  */
 export function parseChatRequest(body: unknown, headers: Headers, options: ParseChatOptions = {}): ChatRequestInput {
   if (!isObject(body)) throw new ServiceError('invalid_json', 'The request body must be a JSON object.');
+  refuseDeepNesting(body);
   const parsed = ChatRequestSchema.safeParse(withHeaderOptions(body, headers));
   if (!parsed.success) throw specError(parsed.error.issues);
   const request = parsed.data;

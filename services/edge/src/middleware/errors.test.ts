@@ -1,0 +1,98 @@
+import { connect } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { ServiceError } from '@svc/errors';
+import type { Logger } from '@svc/logger';
+import { requestId } from './request-id';
+import { clientErrorHandler, errorHandler, hostRequired, notFound } from './errors';
+
+const logger = { error: jest.fn(), warn: jest.fn(), info: jest.fn() };
+
+function app() {
+  const application = express();
+  application.use(requestId);
+  application.use(hostRequired);
+  application.post('/v1/echo', express.json({ type: () => true, strict: false }), (req, res) => void res.json(req.body));
+  application.get('/v1/models/*id', (_req, res) => void res.json({ ok: true }));
+  application.get('/v1/boom', () => {
+    throw new Error('secret details');
+  });
+  application.get('/v1/down', () => {
+    throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
+  });
+  application.use(notFound);
+  application.use(errorHandler(logger as unknown as Logger));
+  return application;
+}
+
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  server = createServer({ requireHostHeader: false }, app());
+  server.on('clientError', clientErrorHandler(logger as unknown as Logger));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+beforeEach(() => jest.clearAllMocks());
+
+describe('errors before a handler, in the envelope', () => {
+  it.each(['gzip', 'deflate', 'br'])('a %s body that does not decompress is 400 invalid_json', async (encoding) => {
+    const response = await fetch(`${base}/v1/echo`, { method: 'POST', headers: { 'content-encoding': encoding, 'content-type': 'application/json' }, body: 'not compressed at all' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.code).toBe('invalid_json');
+    expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+
+  it('an unknown content encoding is 400 invalid_json', async () => {
+    const response = await fetch(`${base}/v1/echo`, { method: 'POST', headers: { 'content-encoding': 'zstd-nope' }, body: '{}' });
+    expect([response.status, (await response.json()).error.code]).toEqual([400, 'invalid_json']);
+  });
+
+  it('a path that is not valid URL encoding is 404 not_found, not a 500', async () => {
+    const response = await fetch(`${base}/v1/models/%ZZ`);
+    expect([response.status, (await response.json()).error.code]).toEqual([404, 'not_found']);
+    expect(logger.error).not.toHaveBeenCalled();
+  });
+});
+
+describe('every 5xx is logged at error level with its request id and code', () => {
+  it('an unexpected failure: 500 internal_error without its cause in the body', async () => {
+    const response = await fetch(`${base}/v1/boom`);
+    const body = await response.text();
+    expect(response.status).toBe(500);
+    expect(body).not.toMatch(/secret/);
+    expect(logger.error).toHaveBeenCalledWith('request failed', expect.objectContaining({ request_id: response.headers.get('x-request-id'), code: 'internal_error', status: 500 }));
+  });
+
+  it('a dependency outage: 503 with its code in the log line', async () => {
+    const response = await fetch(`${base}/v1/down`);
+    expect(response.status).toBe(503);
+    expect(logger.error).toHaveBeenCalledWith('request failed', expect.objectContaining({ request_id: response.headers.get('x-request-id'), code: 'billing_unavailable', route: 'GET /v1/down' }));
+  });
+});
+
+describe('malformed HTTP', () => {
+  const raw = (payload: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+      socket.write(payload);
+    });
+
+  it.each([
+    ['bad header bytes', 'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n'],
+    ['Content-Length with Transfer-Encoding', 'POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    ['no Host header', 'GET /v1/models HTTP/1.1\r\n\r\n'],
+    ['headers over the limit', `GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`],
+  ])('%s: 400 in the envelope with an x-request-id', async (_name, payload) => {
+    const answer = await raw(payload);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nx-request-id: req_[0-9a-f]{32}\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe('invalid_json');
+  });
+});
