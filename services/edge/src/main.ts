@@ -15,7 +15,7 @@ import { KeyCache } from './auth/key-cache';
 import { createUsageSink } from './settlement/usage';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
-import { createImageFetcher } from './chat/images';
+import { createImageFetcher } from '@svc/safe-fetch';
 import { createCallRuntime } from '@svc/backends';
 
 const KEY_EVENTS = 'key-events';
