@@ -31,6 +31,8 @@ export const callConfigFields = {
   /** How long a replica keeps an organization's own vendor keys (BYOK) in memory. */
   BYOK_CACHE_TTL_MS: env.int(30_000),
   PROTOS_DIR: z.string().optional(),
+  /** Postgres for the usage outbox (billing.usage_outbox; the role needs INSERT on it only): where usage the broker cannot take waits for billing. Unset: no outbox. */
+  DATABASE_URL: z.string().optional(),
   ...vendorKeys,
 };
 

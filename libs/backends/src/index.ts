@@ -6,4 +6,5 @@
 export { createBackends, type Backends } from './clients';
 export { routerPort, billingPort } from './ports';
 export { callConfigFields, createCallRuntime, vendorKeysOf, type CallConfig, type CallRuntime } from './call-runtime';
-export { createUsageSink, type UsageRecordInput, type UsageSink } from './usage-sink';
+export { createUsageSink, type UsageRecordInput, type UsageSink, type UsageOutbox, type UsageDelivery, type DurableUsageSink, type DurableUsageSinkOptions } from './usage-sink';
+export { createUsageOutbox } from './usage-outbox';

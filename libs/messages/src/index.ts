@@ -1,2 +1,3 @@
 /** The queue message schemas: the contract between publishers and consumers (noun.verb names). */
 export * from './usage';
+export * from './usage-outbox';

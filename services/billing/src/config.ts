@@ -17,6 +17,8 @@ export const billingConfigSchema = commonSchema.extend({
   BYOK_ENCRYPTION_KEY: z.string().optional(),
   SETTLE_BATCH_SIZE: env.int(200),
   SETTLE_BATCH_WAIT_MS: env.int(20),
+  /** How often billing looks for usage records edges put in the outbox (billing.usage_outbox) while the broker could not take them. */
+  USAGE_OUTBOX_SWEEP_MS: env.int(1000),
   PROTOS_DIR: z.string().optional(),
 });
 

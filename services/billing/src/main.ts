@@ -2,7 +2,7 @@ import './instrumentation';
 import { createLogger } from '@svc/logger';
 import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
-import { connectAmqp, declareQueue, consumeBatch } from '@svc/amqp';
+import { createAmqpClient } from '@svc/amqp';
 import { startGrpcServer } from '@svc/grpc';
 import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
@@ -10,8 +10,9 @@ import { readConfig } from './config';
 import { createPrisma } from './db';
 import { billingService } from './server';
 import { usageSettle } from '@svc/messages';
-import { settle } from './settlement/settle';
-import { recordJobAges, watchQueueDepth } from './queue-metrics';
+import { startSettlementConsumer } from './settlement/consumer';
+import { startOutboxSweeper } from './settlement/outbox';
+import { watchQueueDepth } from './queue-metrics';
 import { parseEncryptionKey } from './byok/seal';
 import { vendorKeys } from './byok/vendor-keys';
 
@@ -22,21 +23,15 @@ async function main(): Promise<void> {
   const prisma = createPrisma(config.DATABASE_URL);
   await prisma.$connect();
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'billing' });
-  const amqp = await connectAmqp(config.AMQP_URL, (error) => {
-    // Without the broker, settlements cannot be consumed: exit and let the supervisor restart us.
-    logger.error('amqp connection lost', { err: error });
-    process.exit(1);
-  });
-  await declareQueue(amqp.channel, usageSettle.name);
-  const queueDepth = watchQueueDepth(amqp.connection, [usageSettle.name, `${usageSettle.name}.dead`], { logger });
-  const consumer = await consumeBatch(amqp.channel, usageSettle, async (records) => {
-    recordJobAges(usageSettle.name, records);
-    await settle({ prisma, redis, catalog, logger }, records);
-  }, {
-    logger,
-    maxBatch: config.SETTLE_BATCH_SIZE,
-    maxWaitMs: config.SETTLE_BATCH_WAIT_MS,
-  });
+  // One reconnecting connection: a broker restart or a lost connection is waited out (the
+  // consumer subscribes again when it is back); auth and admission over gRPC never depend on it.
+  const amqp = createAmqpClient({ url: config.AMQP_URL, logger, name: 'billing', queues: [usageSettle.name] });
+  // Each check gets a channel of its own on the current connection (waiting a little for one at start).
+  const queueDepth = watchQueueDepth({ createChannel: async () => (await amqp.waitReady(2000), amqp.createChannel()) }, [usageSettle.name, `${usageSettle.name}.dead`], { logger });
+  const settlement = { prisma, redis, catalog, logger };
+  const consumer = startSettlementConsumer(amqp, settlement, { batchSize: config.SETTLE_BATCH_SIZE, batchWaitMs: config.SETTLE_BATCH_WAIT_MS });
+  // Usage records edges could not hand to the broker (billing.usage_outbox), settled the same way.
+  const outbox = startOutboxSweeper(settlement, { intervalMs: config.USAGE_OUTBOX_SWEEP_MS });
   const grpcServer = await startGrpcServer({
     host: config.BILLING_HOST,
     port: config.BILLING_PORT,
@@ -63,6 +58,7 @@ async function main(): Promise<void> {
     { name: 'stop consuming', run: () => consumer.cancel() },
     { name: 'grpc', run: () => grpcServer.shutdown(config.SHUTDOWN_GRACE_MS - 2000) },
     { name: 'settle what was taken', run: () => consumer.drain() },
+    { name: 'usage outbox sweep', run: () => outbox.stop() },
     { name: 'queue depth', run: () => queueDepth.stop() },
     { name: 'amqp', run: () => amqp.close() },
     { name: 'redis', run: () => redis.quit() },

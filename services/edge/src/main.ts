@@ -1,10 +1,10 @@
 import './instrumentation';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { createLogger, type Logger } from '@svc/logger';
+import { createLogger } from '@svc/logger';
 import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
-import { connectAmqp, declareQueue, type AmqpConnection } from '@svc/amqp';
+import { createAmqpClient } from '@svc/amqp';
 import { usageSettle } from '@svc/messages';
 import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
@@ -12,52 +12,31 @@ import { readConfig } from './config';
 import { createApp } from './app';
 import { clientErrorHandler } from './middleware/errors';
 import { KeyCache } from './auth/key-cache';
-import { createUsageSink } from './settlement/usage';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
 import { createImageFetcher } from '@svc/safe-fetch';
-import { createCallRuntime } from '@svc/backends';
+import { createCallRuntime, createUsageOutbox, createUsageSink, type DurableUsageSink } from '@svc/backends';
 
 const KEY_EVENTS = 'key-events';
-
-/** Keeps one confirm channel to RabbitMQ open, reconnecting in the background when it drops. */
-function amqpKeeper(url: string, logger: Logger) {
-  let current: AmqpConnection | undefined;
-  let stopped = false;
-  const connect = async (): Promise<void> => {
-    while (!stopped) {
-      try {
-        current = await connectAmqp(url, (error) => {
-          logger.warn('amqp connection lost; reconnecting', { err: error });
-          current = undefined;
-          setTimeout(() => void connect(), 500);
-        });
-        await declareQueue(current.channel, usageSettle.name);
-        return;
-      } catch (error) {
-        logger.warn('amqp connect failed; retrying', { err: error });
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-    }
-  };
-  return {
-    ready: connect(),
-    channel: () => current?.channel,
-    close: async () => {
-      stopped = true;
-      await current?.close();
-    },
-  };
-}
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger({ service: 'edge', level: config.LOG_LEVEL });
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'edge' });
-  const amqp = amqpKeeper(config.AMQP_URL, logger);
+  // One reconnecting broker connection (libs/amqp); usage records it cannot take within the
+  // confirm limit go to the outbox in Postgres, then billing.Settle (libs/backends usage-sink.ts).
+  const amqp = createAmqpClient({ url: config.AMQP_URL, logger, name: 'edge', queues: [usageSettle.name] });
+  const outbox = config.DATABASE_URL ? createUsageOutbox({ databaseUrl: config.DATABASE_URL, applicationName: 'svc-edge-usage-outbox' }) : undefined;
+  if (!outbox) logger.warn('DATABASE_URL is not set: no usage outbox; usage the broker cannot take goes to billing.Settle, else is held in memory');
+  let usage: DurableUsageSink | undefined;
   // The call pipeline's wiring, the same as the workers' (libs/backends): gRPC clients, provider
   // health and prompt-cache state in Redis, own vendor keys, the usage sink.
-  const runtime = createCallRuntime(config, { catalog, logger, redis, usage: (clients) => createUsageSink({ channel: amqp.channel, settleDirect: (records) => clients.settle({ records }), logger }) });
+  const runtime = createCallRuntime(config, {
+    catalog,
+    logger,
+    redis,
+    usage: (clients) => (usage = createUsageSink({ publish: (record) => amqp.publish(usageSettle, record), outbox, settleDirect: (records) => clients.settle({ records }), logger })),
+  });
   const { backends, ownKeys, health } = runtime;
   const subscriber = createRedis({ url: config.REDIS_URL, name: 'edge-key-events' });
   const keyCache = new KeyCache(config.KEY_CACHE_TTL_MS);
@@ -76,7 +55,8 @@ async function main(): Promise<void> {
   });
   // While the subscription is down, revocations could be missed: drop the cache on reconnect.
   subscriber.on('ready', () => keyCache.clear());
-  await amqp.ready;
+  // Start on the queue when the broker is there; without it the edge serves anyway (the outbox takes usage).
+  await amqp.waitReady(5000).catch(() => logger.warn('broker not reachable at start; serving, usage goes to the outbox until it is'));
 
   const ipLimiter = createIpLimiter({ redis, limitPerMinute: config.IP_RATE_LIMIT_PER_MINUTE, trustedProxyHeader: config.TRUSTED_PROXY_HEADER, logger });
   const keyLimiter = createKeyLimiter({ redis, logger });
@@ -145,8 +125,10 @@ async function main(): Promise<void> {
           server.closeIdleConnections();
         }),
     },
+    { name: 'usage records held in memory', run: async () => usage?.close() },
     { name: 'provider health and grpc clients', run: async () => runtime.close() },
     { name: 'amqp', run: () => amqp.close() },
+    { name: 'usage outbox', run: async () => outbox?.close() },
     { name: 'redis', run: async () => void (await Promise.allSettled([redis.quit(), subscriber.quit()])) },
     { name: 'telemetry', run: () => stopTelemetry() },
   ]);

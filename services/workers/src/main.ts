@@ -1,10 +1,10 @@
 import './instrumentation';
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@svc/logger';
-import { connectAmqp, declareQueue } from '@svc/amqp';
+import { createAmqpClient } from '@svc/amqp';
 import { usageSettle } from '@svc/messages';
 import { createRedis } from '@svc/redis';
-import { createUsageSink } from '@svc/backends';
+import { createUsageOutbox, createUsageSink, type DurableUsageSink } from '@svc/backends';
 import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
@@ -12,23 +12,23 @@ import { createWorkerCalls } from './calls/worker-calls';
 
 /**
  * Workers consume RabbitMQ queues (batch lines, background responses, compaction, retention
- * sweeps) chosen by WORKER_QUEUES. The process connects to the broker, serves /healthz and
- * /readyz, and exits when the broker connection is lost so its supervisor restarts it.
+ * sweeps) chosen by WORKER_QUEUES. One reconnecting broker connection (libs/amqp) serves every
+ * consumer and publisher: a broker restart is waited out, never a reason to exit; /readyz is
+ * 503 while it is away.
  */
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger({ service: 'workers', level: config.LOG_LEVEL });
   let ready = false;
-  const amqp = await connectAmqp(config.AMQP_URL, (error) => {
-    logger.error('amqp connection lost', { err: error });
-    process.exit(1);
-  });
-  await declareQueue(amqp.channel, usageSettle.name);
+  const amqp = createAmqpClient({ url: config.AMQP_URL, logger, name: 'workers', queues: [usageSettle.name] });
   // The call pipeline the queue consumers run their model calls through (the edge's, same wiring).
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'workers' });
-  const calls = createWorkerCalls(config, { logger, redis, usage: (backends) => createUsageSink({ channel: () => amqp.channel, settleDirect: (records) => backends.settle({ records }), logger }) });
+  // Usage goes the edge's way: the queue, then the outbox, then billing.Settle (libs/backends usage-sink.ts).
+  const outbox = config.DATABASE_URL ? createUsageOutbox({ databaseUrl: config.DATABASE_URL, applicationName: 'svc-workers-usage-outbox' }) : undefined;
+  let usage: DurableUsageSink | undefined;
+  const calls = createWorkerCalls(config, { logger, redis, usage: (backends) => (usage = createUsageSink({ publish: (record) => amqp.publish(usageSettle, record), outbox, settleDirect: (records) => backends.settle({ records }), logger })) });
   const health: Server = createServer((req, res) => {
-    const ok = req.url === '/healthz' || (req.url === '/readyz' && ready);
+    const ok = req.url === '/healthz' || (req.url === '/readyz' && ready && amqp.isReady());
     res.writeHead(ok ? 200 : req.url === '/readyz' ? 503 : 404, { 'content-type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ok' : 'unavailable' }));
   });
   await new Promise<void>((resolve) => health.listen(config.WORKERS_HEALTH_PORT, config.WORKERS_HOST, resolve));
@@ -36,8 +36,10 @@ async function main(): Promise<void> {
   logger.info('listening', { port: config.WORKERS_HEALTH_PORT, queues: config.WORKER_QUEUES.split(',').filter(Boolean) });
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     { name: 'not ready', run: async () => void (ready = false) },
-    { name: 'amqp', run: () => amqp.close() },
+    { name: 'usage records held in memory', run: async () => usage?.close() },
     { name: 'calls', run: async () => calls.close() },
+    { name: 'amqp', run: () => amqp.close() },
+    { name: 'usage outbox', run: async () => outbox?.close() },
     { name: 'redis', run: async () => void (await redis.quit()) },
     { name: 'health', run: () => new Promise<void>((resolve) => health.close(() => resolve())) },
     { name: 'telemetry', run: () => stopTelemetry() },

@@ -121,18 +121,25 @@ return {'ok', mode, reason, tostring(balance), tostring(keySpent), tostring(memb
  * Returns {calls} — the key's answered chat calls after this one, -1 when not counted.
  */
 const SETTLE = `${RELEASE_FN}
+-- Amounts stay the integer strings they came as: a Lua number would turn 0 into '-0' when
+-- negated (INCRBY refuses it) and large values into '1e+15'. Checked before anything is
+-- written, since a script that fails half way keeps what it already did.
+local integer = '^%-?%d+$'
+if not string.match(ARGV[2], integer) or not string.match(ARGV[3], integer) then
+  return redis.error_reply('SETTLE: cost and vendor micros must be integers')
+end
 if not redis.call('SET', KEYS[16], '1', 'NX', 'EX', ARGV[6]) then return {-1} end
 release(ARGV[1])
-local function add(key, amount)
-  if redis.call('EXISTS', key) == 1 then redis.call('INCRBY', key, amount) end
+local function move(command, key, amount)
+  if amount ~= '0' and redis.call('EXISTS', key) == 1 then redis.call(command, key, amount) end
 end
 if ARGV[4] == '1' then
-  add(KEYS[9], 1)
-  add(KEYS[10], ARGV[3])
+  move('INCRBY', KEYS[9], '1')
+  move('INCRBY', KEYS[10], ARGV[3])
 else
-  add(KEYS[1], -tonumber(ARGV[2]))
-  add(KEYS[5], ARGV[2])
-  add(KEYS[7], ARGV[2])
+  move('DECRBY', KEYS[1], ARGV[2])
+  move('INCRBY', KEYS[5], ARGV[2])
+  move('INCRBY', KEYS[7], ARGV[2])
 end
 if ARGV[5] == '1' and redis.call('EXISTS', KEYS[14]) == 1 then return {redis.call('INCR', KEYS[14])} end
 return {-1}

@@ -7,6 +7,8 @@ import { billingConfigSchema } from '../config';
 import { createPrisma } from '../db';
 import { parseEncryptionKey } from '../byok/seal';
 import { listVendorKeys, removeVendorKey, setVendorKey } from '../byok/vendor-keys';
+import { listDeadLetters, replayDeadLetters } from '../settlement/dead-letters';
+import { outboxCounts } from '../settlement/outbox';
 import { AdminError, addMember, listMembers, setMemberQuota, createKey, createOrganization, listKeys, revokeKey, seedDevelopment, setSuspended, topUp } from './admin-commands';
 
 const USAGE = `svc admin (npm run admin -- <command> [options] [--json])
@@ -27,6 +29,9 @@ const USAGE = `svc admin (npm run admin -- <command> [options] [--json])
   byok remove --org ORG_ID --vendor vendor-N
   byok list   --org ORG_ID
   seed-dev    [--write-env PATH] [--base-url URL] [--credit MICROS]
+  usage dead   [--limit N]   dead usage records (usage.settle.dead and dead outbox rows), left in place
+  usage replay [--limit N]   moves them back to be settled (safe to repeat: settlement is idempotent on call_id)
+  usage outbox               usage records waiting in the outbox (billing.usage_outbox) and dead ones
 
 Amounts are micros (millionths of a USD). A new key is shown once; only its hash is stored.
 An organization's own vendor keys (BYOK) are stored sealed with BYOK_ENCRYPTION_KEY (base64 of
@@ -58,6 +63,7 @@ const options = {
   'no-quota': { type: 'boolean' },
   'write-env': { type: 'string' },
   'base-url': { type: 'string' },
+  limit: { type: 'string' },
 } as const;
 
 function required(value: string | undefined, flag: string): string {
@@ -184,6 +190,15 @@ async function main(): Promise<number> {
         result = seeded;
         break;
       }
+      case 'usage dead':
+        result = await listDeadLetters({ amqpUrl: config.AMQP_URL, prisma }, int(values.limit, 'limit') ?? 100);
+        break;
+      case 'usage replay':
+        result = await replayDeadLetters({ amqpUrl: config.AMQP_URL, prisma }, int(values.limit, 'limit'));
+        break;
+      case 'usage outbox':
+        result = await outboxCounts(prisma);
+        break;
       default:
         throw new AdminError(`unknown command "${command}"\n\n${USAGE}`);
     }

@@ -5,6 +5,8 @@ import { createRedis, waitReady } from '@svc/redis';
 import { createPrisma } from '../db';
 import { balanceFromLedger, balanceKey, readBalance } from '../admission/balance';
 import { createOrganization } from '../cli/admin-commands';
+import { counterPlan } from '../admission/counters';
+import { admissionScripts } from '../admission/scripts';
 import { settle } from './settle';
 
 // Real Postgres (svc_test) and Redis (keys under REDIS_KEY_PREFIX). Every organization is
@@ -18,6 +20,7 @@ describe('settle (real Postgres and Redis)', () => {
   const redis = createRedis({ url: process.env.REDIS_URL!, keyPrefix: process.env.REDIS_KEY_PREFIX });
   const deps = { prisma, redis };
   const organizations: Array<{ organizationId: string; accountId: string }> = [];
+  const extraKeys: string[] = [];
 
   async function newOrganization(label: string, creditMicros = CREDIT): Promise<string> {
     const org = await createOrganization(deps, { name: `settle ${label}`, email: `settle-${label}-${RUN}@svctest.local`, plan: 'paid', creditMicros });
@@ -66,6 +69,7 @@ describe('settle (real Postgres and Redis)', () => {
       await prisma.account.deleteMany({ where: { id: accountId } });
       await redis.del(balanceKey(organizationId));
     }
+    if (extraKeys.length > 0) await redis.del(...extraKeys);
     await prisma.$disconnect();
     await redis.quit();
   });
@@ -165,5 +169,53 @@ describe('settle (real Postgres and Redis)', () => {
     expect(await readBalance(prisma, redis, organizationId)).toBe(1_000_000 - 1234 - 4321 - 45);
     expect(await redis.get(balanceKey(organizationId))).toBe(String(1_000_000 - 1234 - 4321 - 45));
     expect(await prisma.ledgerEntry.count({ where: { organizationId } })).toBe(3);
+  });
+
+  describe('zero-cost calls (the negated 0 once broke the SETTLE script)', () => {
+    function counters(organizationId: string, record: UsageRecord) {
+      const plan = counterPlan({ organizationId, keyId: record.key_id!, memberId: record.member_id ?? '', spendPeriod: record.spend_period ?? '' }, Number(record.occurred_at_ms));
+      extraKeys.push(plan.keys.calls, plan.keys.freeDay, plan.keys.freeCost, plan.keys.keySpend, plan.keys.memberSpend, `applied:{${organizationId}}:${record.call_id}`);
+      return plan.keys;
+    }
+
+    it('settles a paid call that cost 0: ledger row written, balance unchanged, and the key call counter still counts it', async () => {
+      const organizationId = await newOrganization('zero');
+      const record = usage(organizationId, 0, { vendor_micros: 0, service_fee_micros: 0, call_fee_micros: 0 });
+      const keys = counters(organizationId, record);
+      await redis.set(keys.calls, '4');
+      await redis.set(keys.memberSpend, '10');
+
+      expect(await settle(deps, [record])).toBe(1);
+      expect(await ledgerRows(record.call_id!)).toHaveLength(1);
+      expect(await readBalance(prisma, redis, organizationId)).toBe(1_000_000);
+      expect(await redis.get(keys.calls)).toBe('5');
+      expect(await redis.get(keys.memberSpend)).toBe('10');
+      // Settled again (a redelivery): nothing moves twice.
+      expect(await settle(deps, [record])).toBe(0);
+      expect(await redis.get(keys.calls)).toBe('5');
+    });
+
+    it('settles a zero-cost call in a batch with others, all in one pass (no fallback to one by one)', async () => {
+      const organizationId = await newOrganization('zero-batch');
+      const records = [usage(organizationId, 0), usage(organizationId, 25), usage(organizationId, 0, { plan: 'free', vendor_micros: 0 })];
+      const keys = counters(organizationId, records[2]!);
+      await redis.set(keys.freeDay, '2');
+      await redis.set(keys.freeCost, '100');
+      expect(await settle(deps, records)).toBe(3);
+      expect(await readBalance(prisma, redis, organizationId)).toBe(1_000_000 - 25);
+      expect(await redis.get(keys.freeDay)).toBe('3');
+      expect(await redis.get(keys.freeCost)).toBe('100');
+    });
+
+    it('refuses an amount that is not an integer before writing anything (no marker left behind)', async () => {
+      const organizationId = await newOrganization('not-integer');
+      const record = usage(organizationId, 5);
+      const keys = counters(organizationId, record);
+      const plan = counterPlan({ organizationId, keyId: record.key_id!, memberId: '', spendPeriod: '' }, Number(record.occurred_at_ms));
+      const marker = `applied:{${organizationId}}:${record.call_id}`;
+      const keyList = [keys.bal, keys.held, keys.hold, keys.heldBal, keys.keySpend, keys.keyHeld, keys.memberSpend, keys.memberHeld, keys.freeDay, keys.freeCost, keys.freeHeldRequests, keys.freeHeldCost, plan.keys.freeMinute, keys.calls, keys.baseline, marker];
+      await expect(admissionScripts(redis).settle(keyList, [record.call_id!, '-0.5', '0', 0, 1, 60])).rejects.toThrow(/must be integers/);
+      expect(await redis.exists(marker)).toBe(0);
+    });
   });
 });

@@ -13,7 +13,12 @@ export interface SettleDeps {
   /** With a catalog, a key's baseline is computed when it reaches its 20th answered call. */
   catalog?: PriceLookup;
   logger?: Logger;
+  /** Where the ledger rows are written, when not `prisma` itself (the outbox sweep's transaction). */
+  ledger?: LedgerWriter;
 }
+
+/** What writing ledger rows needs: a raw query (PrismaClient or an interactive transaction). */
+export type LedgerWriter = Pick<Prisma, '$queryRaw'>;
 
 /** How long Redis remembers that a call's counters were moved (covers any redelivery). */
 const APPLIED_MARKER_SECONDS = 7 * 86_400;
@@ -28,7 +33,7 @@ const APPLIED_MARKER_SECONDS = 7 * 86_400;
 export async function settle(deps: SettleDeps, records: UsageRecord[]): Promise<number> {
   if (records.length === 0) return 0;
   const unique = [...new Map(records.map((record) => [record.call_id ?? '', record])).values()];
-  const created = await insertLedgerRows(deps.prisma, unique);
+  const created = await insertLedgerRows(deps.ledger ?? deps.prisma, unique);
   recordWritten(created);
   const counts = await moveCounters(deps.redis, unique);
   reachedBaseline(deps, unique, counts);
@@ -41,7 +46,7 @@ export async function settle(deps: SettleDeps, records: UsageRecord[]): Promise<
  * ~0.5 ms per row building and parsing the statement (bench/billing.mjs measured it as the limit
  * of ledger throughput).
  */
-async function insertLedgerRows(prisma: Prisma, records: UsageRecord[]): Promise<Array<{ occurredAt: Date }>> {
+async function insertLedgerRows(prisma: LedgerWriter, records: UsageRecord[]): Promise<Array<{ occurredAt: Date }>> {
   const column = <T>(read: (record: UsageRecord) => T): T[] => records.map(read);
   const micros = (value: UsageRecord['cost_micros']) => String(value ?? 0);
   const rows = await prisma.$queryRaw<Array<{ occurred_at: Date }>>`

@@ -7,7 +7,7 @@ import type { Logger } from '@svc/logger';
 import type { AdmitResponse__Output, KeyRecord__Output } from '@svc/protos';
 import type { Backends } from '../clients/clients';
 import type { KeyLimiter } from '../limits/key-limits';
-import type { UsageRecordInput } from '../settlement/usage';
+import type { UsageRecordInput } from '@svc/backends';
 import { errorHandler } from '../middleware/errors';
 import { embeddingsHandler, type EmbeddingsDeps } from './embeddings.handler';
 import { decodeFloat32LeBase64 } from '@svc/call';

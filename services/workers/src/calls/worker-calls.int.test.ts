@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { parseConfig } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createRedis, type Redis } from '@svc/redis';
-import { connectAmqp, declareQueue, type AmqpConnection } from '@svc/amqp';
+import { createAmqpClient, type AmqpClient } from '@svc/amqp';
 import { usageSettle } from '@svc/messages';
 import { startFleet, type Fleet } from '@svc/fleet';
 import { createUsageSink } from '@svc/backends';
@@ -32,7 +32,7 @@ const env: Record<string, string> = {
 
 let fleet: Fleet;
 let redis: Redis;
-let amqp: AmqpConnection;
+let amqp: AmqpClient;
 let calls: WorkerCalls;
 let apiKey = '';
 const db = new Client({ connectionString: env.DATABASE_URL });
@@ -47,9 +47,10 @@ beforeAll(async () => {
   const config = parseConfig('workers', workersConfigSchema, { ...env, BILLING_ADDR: `127.0.0.1:${fleet.ports.billing}`, ROUTER_ADDR: `127.0.0.1:${fleet.ports.router}`, VENDOR_SIM_URL: `http://127.0.0.1:${fleet.ports.vendorSim}` });
   const logger = createLogger({ service: 'workers-int', level: 'warn' });
   redis = createRedis({ url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX, name: 'workers-int' });
-  amqp = await connectAmqp(env.AMQP_URL);
-  await declareQueue(amqp.channel, usageSettle.name);
-  calls = createWorkerCalls(config, { logger, redis, usage: (backends) => createUsageSink({ channel: () => amqp.channel, settleDirect: (records) => backends.settle({ records }), logger }) });
+  amqp = createAmqpClient({ url: env.AMQP_URL, logger, name: 'workers-int', queues: [usageSettle.name] });
+  await amqp.waitReady(10_000);
+  // The workers' own wiring (main.ts): the durable usage sink over the reconnecting client.
+  calls = createWorkerCalls(config, { logger, redis, usage: (backends) => createUsageSink({ publish: (record) => amqp.publish(usageSettle, record), settleDirect: (records) => backends.settle({ records }), logger }) });
   await db.connect();
 }, 120_000);
 
