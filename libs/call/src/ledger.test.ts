@@ -11,7 +11,7 @@ function setup() {
     refund: jest.fn(async (_key: unknown, _charged: number, actual: number) => ({ 'x-ratelimit-remaining-tokens': String(1000 - actual) })),
     peek: jest.fn(async () => ({ 'x-ratelimit-remaining-tokens': '1000', 'x-ratelimit-limit-tokens': '1000' })),
   } satisfies TokenGate;
-  const billing = { admit: jest.fn(async () => ({ headers: { 'x-svc-plan': 'free', 'x-ratelimit-remaining-requests': 'free-minute' }, plan_tier: 'free' })), release: jest.fn(async () => undefined) };
+  const billing = { admit: jest.fn(async (): Promise<Record<string, unknown>> => ({ headers: { 'x-svc-plan': 'free', 'x-ratelimit-remaining-requests': 'free-minute' }, plan_tier: 'free' })), release: jest.fn(async (_callId: string, _organizationId: string) => undefined) };
   const usage = { record: jest.fn(async () => undefined) };
   const logger = { warn: jest.fn() } as unknown as Logger;
   const ledger = new CallLedger('call_1', KEY, { billing, usage, tokens, logger });
@@ -82,6 +82,24 @@ describe('CallLedger', () => {
 
   it('releases nothing when admission never reserved', () => {
     const { ledger, billing } = setup();
+    ledger.release();
+    expect(billing.release).not.toHaveBeenCalled();
+  });
+});
+
+describe('CallLedger: admission without an answer', () => {
+  it('releases a call whose admission got no answer (billing may have reserved it before the deadline)', async () => {
+    const { ledger, billing } = setup();
+    billing.admit.mockRejectedValueOnce(new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.'));
+    await expect(ledger.admit({ micros: 10, listMicros: 10 }, { byok: false, auto: false, inputTokens: 1 })).rejects.toMatchObject({ code: 'billing_unavailable' });
+    ledger.release();
+    expect(billing.release).toHaveBeenCalledWith('call_1', 'org_1');
+  });
+
+  it('sends no release after a refusal (nothing was reserved)', async () => {
+    const { ledger, billing } = setup();
+    billing.admit.mockRejectedValueOnce(new ServiceError('insufficient_credits', 'no credit'));
+    await expect(ledger.admit({ micros: 10, listMicros: 10 }, { byok: false, auto: false, inputTokens: 1 })).rejects.toMatchObject({ code: 'insufficient_credits' });
     ledger.release();
     expect(billing.release).not.toHaveBeenCalled();
   });

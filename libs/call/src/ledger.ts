@@ -16,6 +16,8 @@ export class CallLedger {
   private charged = 0;
   private checked = false;
   private ended = false;
+  /** Admission failed without an answer (billing unreachable, deadline): it may still have reserved. */
+  private admissionUnknown = false;
 
   constructor(
     readonly callId: string,
@@ -25,18 +27,24 @@ export class CallLedger {
 
   /** Reserves `estimate` (throws the refusal: 402, 429 quota or Free limits, 503 billing_unavailable). */
   async admit(estimate: CallEstimate, details: { byok: boolean; auto: boolean; inputTokens: number; maxTokens?: number }): Promise<CallAdmission> {
-    const answer = await this.ports.billing.admit({
-      call_id: this.callId,
-      organization_id: this.key.organization_id,
-      key_id: this.key.key_id,
-      key: admissionKey(this.key),
-      estimated_micros: estimate.micros,
-      estimated_list_micros: estimate.listMicros,
-      byok: details.byok,
-      auto: details.auto,
-      input_tokens: details.inputTokens,
-      ...(details.maxTokens !== undefined ? { max_tokens: details.maxTokens } : {}),
-    });
+    const answer = await this.ports.billing
+      .admit({
+        call_id: this.callId,
+        organization_id: this.key.organization_id,
+        key_id: this.key.key_id,
+        key: admissionKey(this.key),
+        estimated_micros: estimate.micros,
+        estimated_list_micros: estimate.listMicros,
+        byok: details.byok,
+        auto: details.auto,
+        input_tokens: details.inputTokens,
+        ...(details.maxTokens !== undefined ? { max_tokens: details.maxTokens } : {}),
+      })
+      .catch((error: unknown) => {
+        // No answer is not "nothing reserved": the call is released all the same (idempotent).
+        if (error instanceof ServiceError && error.code === 'billing_unavailable') this.admissionUnknown = true;
+        throw error;
+      });
     this.admission = admissionOf(this.callId, answer, estimate.micros);
     Object.assign(this.headers, this.admission.headers);
     return this.admission;
@@ -94,7 +102,7 @@ export class CallLedger {
   release(): void {
     if (this.ended) return;
     this.ended = true;
-    if (!this.admission) return;
+    if (!this.admission && !this.admissionUnknown) return;
     this.ports.billing.release(this.callId, this.key.organization_id).catch((error: unknown) => {
       this.ports.logger.warn('reservation release failed; it expires on its own', { call_id: this.callId, err: error });
     });

@@ -22,6 +22,12 @@ export interface BillingDeps {
   vendorKeys?: (organizationId: string) => Promise<Record<string, string>>;
 }
 
+/** A call's deadline as Unix ms (undefined when it has none). */
+function deadlineMs(deadline: Date | number): number | undefined {
+  const ms = deadline instanceof Date ? deadline.getTime() : deadline;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
 /** The BillingService registration, built from injected dependencies (nothing at import time). */
 export function billingService(deps: BillingDeps): ServiceRegistration {
   const proto = loadBillingProto(deps.protosDir);
@@ -29,7 +35,7 @@ export function billingService(deps: BillingDeps): ServiceRegistration {
     AuthenticateKey: unary(deps.logger, 'AuthenticateKey', async (request) => ({
       key: await authenticateKey({ prisma: deps.prisma, redis: deps.redis, cacheTtlSeconds: deps.keyCacheTtlSeconds }, request.key_hash),
     })),
-    Admit: unary(deps.logger, 'Admit', (request) => admit(deps, request)),
+    Admit: unary(deps.logger, 'Admit', (request, call) => admit(deps, request, { deadlineMs: deadlineMs(call.getDeadline()) })),
     Settle: unary(deps.logger, 'Settle', async (request) => ({ written: await settle(deps, request.records) })),
     Release: unary(deps.logger, 'Release', (request) => release(deps.redis, request)),
     VendorKeys: unary(deps.logger, 'VendorKeys', async (request) => ({ keys: deps.vendorKeys ? await deps.vendorKeys(request.organization_id) : {} })),

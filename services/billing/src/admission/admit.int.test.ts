@@ -92,6 +92,17 @@ describe('admit (real Postgres and Redis)', () => {
     await redis.quit();
   });
 
+  describe('deadline', () => {
+    it('reserves nothing once the caller has given up (a command queued while Redis was away runs late)', async () => {
+      const org = await newOrganization('late', 750_000n);
+      const error = await rejection(admit(deps, { call_id: ids.callId(), key: keyRecord(org), estimated_micros: 5_000 }, { deadlineMs: Date.now() - 1 }));
+      expect([error.status, error.code]).toEqual([503, 'billing_unavailable']);
+      expect(await redis.get(`heldbal:{${org.organization_id}}`)).toBeNull();
+      expect((await admit(deps, { call_id: ids.callId(), key: keyRecord(org), estimated_micros: 5_000 }, { deadlineMs: Date.now() + 5_000 })).balance_micros).toBe(750_000);
+      expect(await redis.get(`heldbal:{${org.organization_id}}`)).toBe('5000');
+    });
+  });
+
   describe('credit', () => {
     it('admits an organization with credit: balance header, paid, baseline pending with 0 calls', async () => {
       const org = await newOrganization('funded', 750_000n);

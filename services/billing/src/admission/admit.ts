@@ -47,7 +47,7 @@ export type Admission = AdmitResponse & Required<Pick<AdmitResponse, 'balance_mi
  * the next admission. A store that cannot be read fails closed: billing_unavailable, or
  * free_tier_unavailable for a Free organization.
  */
-export async function admit(deps: AdmitDeps, request: AdmitRequest): Promise<Admission> {
+export async function admit(deps: AdmitDeps, request: AdmitRequest, options: { deadlineMs?: number } = {}): Promise<Admission> {
   const key = keyOf(request);
   const nowMs = (deps.now ?? Date.now)();
   const scope: CounterScope = {
@@ -79,10 +79,13 @@ export async function admit(deps: AdmitDeps, request: AdmitRequest): Promise<Adm
     Number(request.max_tokens ?? 0),
     FREE_LIMITS.maxInputTokens,
     FREE_LIMITS.maxOutputTokens,
+    // Admission cannot outlive its caller: past the RPC's deadline the script reserves nothing.
+    options.deadlineMs !== undefined && Number.isFinite(options.deadlineMs) ? Math.floor(options.deadlineMs) : 0,
   ];
   let reply: string[];
   try {
     reply = await runAdmit(deps, scope, plan, args);
+    if (reply[0] === 'expired') throw new Error('admission ran after its deadline; nothing was reserved');
   } catch (error) {
     if (key.plan === 'free') throw new ServiceError('free_tier_unavailable', 'The Free plan’s counters cannot be read right now, so Free calls are paused. Please retry.', { cause: error });
     throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.', { cause: error });

@@ -34,6 +34,14 @@ end
  *         {'ok', mode, reason, balance, key spent, member spent, free day used, free minute used, baseline, calls}.
  */
 const ADMIT = `${RELEASE_FN}
+-- ARGV[19]: the caller's deadline (Unix ms; 0 for none). A command queued while Redis was away
+-- runs when it comes back, perhaps long after the caller gave up: past the deadline (by the
+-- server's clock) it reserves nothing.
+local deadline = tonumber(ARGV[19] or '0')
+if deadline > 0 then
+  local t = redis.call('TIME')
+  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > deadline then return {'expired'} end
+end
 local now = tonumber(ARGV[2])
 release(ARGV[1])
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 100)
