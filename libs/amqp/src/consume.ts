@@ -75,7 +75,7 @@ class Session<P> {
     readonly options: ConsumeOptions<P>,
   ) {
     this.isOutage = options.isOutage ?? isConnectionError;
-    this.outageWarning = throttledWarning(options.logger, 'handler dependency unavailable: holding messages and trying again', 10_000);
+    this.outageWarning = throttledWarning(options.logger, 'handler dependency unavailable: holding messages and trying again', { intervalMs: 10_000 });
     channel.once('close', () => {
       this.open = false;
       this.sleeper.wakeAll();

@@ -1,12 +1,25 @@
-import type { Logger } from 'winston';
+/** Anything with a winston-like warn (a Logger, a test double). */
+export interface WarnLogger {
+  warn(message: string, meta?: Record<string, unknown>): unknown;
+}
 
-export type WarnLogger = Pick<Logger, 'warn'>;
+export interface ThrottleOptions {
+  /** At most one warning per interval (default 10 s). */
+  intervalMs?: number;
+  now?: () => number;
+  /** The field that counts the failures not logged since the last warning. */
+  countField?: string;
+}
 
 /**
  * A warning logged at most once per interval while something keeps failing (every request
- * would otherwise log one), with the number of failures in between.
+ * would otherwise log one), with the number of failures in between. The one helper for
+ * "warn at most every N s" in every service.
  */
-export function throttledWarning(logger: WarnLogger, message: string, intervalMs = 10_000, now: () => number = Date.now): (error: unknown, fields?: Record<string, unknown>) => void {
+export function throttledWarning(logger: WarnLogger | undefined, message: string, options: ThrottleOptions = {}): (error: unknown, fields?: Record<string, unknown>) => void {
+  const intervalMs = options.intervalMs ?? 10_000;
+  const now = options.now ?? Date.now;
+  const countField = options.countField ?? 'failures_since_last_warning';
   let lastAt = -Infinity;
   let suppressed = 0;
   return (error, fields = {}) => {
@@ -15,7 +28,7 @@ export function throttledWarning(logger: WarnLogger, message: string, intervalMs
       suppressed += 1;
       return;
     }
-    logger.warn(message, { ...fields, err: error, failures_since_last_warning: suppressed });
+    logger?.warn(message, { ...fields, [countField]: suppressed, err: error });
     lastAt = at;
     suppressed = 0;
   };

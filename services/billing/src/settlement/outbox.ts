@@ -143,7 +143,7 @@ export interface OutboxSweeper {
 export function startOutboxSweeper(deps: OutboxDeps, options: OutboxSweepOptions = {}): OutboxSweeper {
   const intervalMs = options.intervalMs ?? 1000;
   const batchSize = options.batchSize ?? 200;
-  const outageWarning = throttledWarning(deps.logger, 'usage outbox sweep paused: dependency unavailable; trying again', 30_000);
+  const outageWarning = throttledWarning(deps.logger, 'usage outbox sweep paused: dependency unavailable; trying again', { intervalMs: 30_000 });
   let stopped = false;
   let wake: (() => void) | undefined;
   const sleep = (ms: number) =>

@@ -1,4 +1,3 @@
-
 /**
  * Continuously refilling buckets kept in Redis, shared by the per-address limit and the per-key
  * request and token limits.

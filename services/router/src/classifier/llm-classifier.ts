@@ -7,6 +7,7 @@
  * 10 s). `classification.classifier` names which of the two answered.
  */
 import type { Catalog } from '@svc/catalog';
+import { throttledWarning } from '@svc/logger';
 import { VendorError, mapReasoning, type ChatRequest } from '@svc/vendors';
 import { contentText } from './features';
 import { TASK_TYPES, type TaskType } from './model';
@@ -192,24 +193,8 @@ export function createLlmClassifier(options: LlmClassifierOptions): LlmClassifie
   const id = `llm:${provider.model.id}`;
   const fallbackId = trainedClassifierId(fallback.meta);
 
-  let lastWarning = -Infinity;
-  let suppressed = 0;
-  const warn = (error: unknown, elapsedMs: number) => {
-    const at = now();
-    if (at - lastWarning < WARN_EVERY_MS) {
-      suppressed += 1;
-      return;
-    }
-    lastWarning = at;
-    logger?.warn('llm classifier failed; the trained classifier answered', {
-      model: provider.model.id,
-      failure: failureKind(error),
-      elapsed_ms: elapsedMs,
-      suppressed,
-      err: error,
-    });
-    suppressed = 0;
-  };
+  const throttled = throttledWarning(logger, 'llm classifier failed; the trained classifier answered', { intervalMs: WARN_EVERY_MS, now, countField: 'suppressed' });
+  const warn = (error: unknown, elapsedMs: number) => throttled(error, { model: provider.model.id, failure: failureKind(error), elapsed_ms: elapsedMs });
 
   async function ask(input: ClassifyInput): Promise<Classification> {
     const signal = AbortSignal.timeout(options.timeoutMs);

@@ -3,6 +3,8 @@ import type { RouteRequest__Output as RouteRequest } from '@svc/protos';
 import { trainedClassifierId, type Classification, type ClassifyInput } from '../classifier';
 import { NO_JOB, autoEligible, autoResponse, paidWouldUse } from './route-auto';
 import { routeNamed, type RouteResult } from '@svc/routing';
+import { withTimeout } from '@svc/lifecycle';
+import { throttledWarning } from '@svc/logger';
 import { FLOORS, MAX_CANDIDATES, jobFrom, pickAuto, type AutoPick, type Job } from './policy';
 import {
   SESSION_TTL_MS,
@@ -50,14 +52,6 @@ export const DEFAULT_SESSION_TIMEOUT_MS = 50;
 /** routing.classifier: the trained model's id, versioned by the corpus its weights came from. */
 export const classifierId = trainedClassifierId;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`session store: no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** The job stored with a session decision (cache_hit reuses it without classifying). */
 function jobFromState(state: SessionState): Job | undefined {
   if (!state.band) return undefined;
@@ -92,13 +86,11 @@ export function createRouter(deps: RouterDeps): Router {
   const now = deps.now ?? Date.now;
   const timeoutMs = deps.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
   const classifierName = deps.classifier ? (deps.classifier.id ?? classifierId(deps.classifier.meta)) : '';
-  let lastWarning = -Infinity;
+  // At most one warning per 10 s and message: a Redis outage must not flood the log.
+  const throttled = new Map<string, (error: unknown) => void>();
   const warn = (message: string, error: unknown) => {
-    // At most one warning per 10 s: a Redis outage must not flood the log.
-    const at = Date.now();
-    if (at - lastWarning < 10_000) return;
-    lastWarning = at;
-    deps.logger?.warn(message, { err: error });
+    if (!throttled.has(message)) throttled.set(message, throttledWarning(deps.logger, message));
+    throttled.get(message)!(error);
   };
 
   const classify: Classify = async (request) => {
@@ -116,7 +108,7 @@ export function createRouter(deps: RouterDeps): Router {
   async function readState(key: string | undefined, at: number): Promise<SessionState | undefined> {
     if (!key || !deps.sessions) return undefined;
     try {
-      const state = await withTimeout(deps.sessions.read(key), timeoutMs);
+      const state = await withTimeout(deps.sessions.read(key), timeoutMs, `session store: no answer in ${timeoutMs} ms`);
       // Expired by the router's clock even if Redis still holds it (tests move the clock).
       return state && at - state.last_ms < SESSION_TTL_MS ? state : undefined;
     } catch (error) {
@@ -128,7 +120,7 @@ export function createRouter(deps: RouterDeps): Router {
   async function writeState(key: string | undefined, state: SessionState): Promise<void> {
     if (!key || !deps.sessions) return;
     try {
-      await withTimeout(deps.sessions.write(key, state), timeoutMs);
+      await withTimeout(deps.sessions.write(key, state), timeoutMs, `session store: no answer in ${timeoutMs} ms`);
     } catch (error) {
       warn('session state not written', error);
     }
