@@ -8,3 +8,4 @@ export { routerPort, billingPort } from './ports';
 export { callConfigFields, createCallRuntime, vendorKeysOf, type CallConfig, type CallRuntime } from './call-runtime';
 export { createUsageSink, type UsageRecordInput, type UsageSink, type UsageOutbox, type UsageDelivery, type DurableUsageSink, type DurableUsageSinkOptions } from './usage-sink';
 export { createUsageOutbox } from './usage-outbox';
+export { createConversationsClient, type ConversationsClient, type ConversationItem, type ConversationObject, type ConversationResult, type ItemList, type ThreadHistory, type CompleteTurnQuery, type CompletedTurn, type StoredResponse, type UpdatedResponse, type StoredOutputId, type ResponseObject } from './conversations-client';

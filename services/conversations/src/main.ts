@@ -5,18 +5,19 @@ import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createPrisma } from './db';
+import { conversationsService } from './server';
 
 /**
- * The conversations service owns its Postgres schema "conversations". It starts, checks its database and
- * reports SERVING on grpc.health.v1; its public RPCs (protos/svc/conversations/v1) are registered as
- * their features land.
+ * The conversations service owns its Postgres schema "conversations": responses, conversations and
+ * their items (protos/svc/conversations/v1; README.md "Conversations storage"). It starts, checks its
+ * database, serves ConversationsService and reports SERVING on grpc.health.v1.
  */
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger({ service: 'conversations', level: config.LOG_LEVEL });
   const prisma = createPrisma(config.DATABASE_URL);
   await prisma.$queryRaw`SELECT 1`;
-  const grpcServer = await startGrpcServer({ host: config.CONVERSATIONS_HOST, port: config.CONVERSATIONS_PORT, services: [] });
+  const grpcServer = await startGrpcServer({ host: config.CONVERSATIONS_HOST, port: config.CONVERSATIONS_PORT, services: [conversationsService({ prisma, logger, protosDir: config.PROTOS_DIR })] });
   logger.info('listening', { port: grpcServer.port });
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     { name: 'grpc', run: () => grpcServer.shutdown(config.SHUTDOWN_GRACE_MS - 2000) },

@@ -6,6 +6,11 @@ export interface ConversationReply {
    * The conversation object as JSON.
    */
   'conversation_json'?: (string);
+  /**
+   * The conversation's retention is 0: it reads as gone from now on (its expires_at has
+   * passed); the caller deletes it (DeleteConversation) once the reply was written.
+   */
+  'delete_after_response'?: (boolean);
 }
 
 export interface ConversationReply__Output {
@@ -13,4 +18,9 @@ export interface ConversationReply__Output {
    * The conversation object as JSON.
    */
   'conversation_json': (string);
+  /**
+   * The conversation's retention is 0: it reads as gone from now on (its expires_at has
+   * passed); the caller deletes it (DeleteConversation) once the reply was written.
+   */
+  'delete_after_response': (boolean);
 }

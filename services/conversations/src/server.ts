@@ -1,0 +1,154 @@
+import { ServiceError, internalError } from '@svc/errors';
+import type { Logger } from '@svc/logger';
+import { unary, type ServiceRegistration } from '@svc/grpc';
+import { loadConversationsProto, type ConversationsServiceHandlers } from '@svc/protos';
+import type { Prisma } from './db';
+import { addItems, createConversation, deleteConversation, getConversation, listItems, updateConversation } from './store/conversations';
+import { deleteResponse, getResponse } from './store/responses';
+import { buildHistory, completeTurn, storeCompaction, updateResponse, type History } from './store/turns';
+import type { StoreDeps } from './store/queries';
+
+export interface ConversationsDeps {
+  prisma: Prisma;
+  logger: Logger;
+  protosDir?: string;
+  now?: () => Date;
+  beforeCommit?: StoreDeps['beforeCommit'];
+}
+
+/** A JSON field of a request ("" = absent). */
+function parseJson(text: string | undefined, param: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ServiceError('invalid_json', `'${param}' is not valid JSON.`, { param });
+  }
+}
+
+/** The organization's retention must be sent: proto3 would read a forgotten field as 0 (delete at once). */
+function organizationRetention(value: number | undefined): number {
+  if (value === undefined || value === null) throw internalError(new Error('organization_retention_days is required'));
+  return value;
+}
+
+const json = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value));
+
+function historyReply(history: History) {
+  return {
+    conversation_id: history.conversation_id,
+    parent_response_id: history.parent_response_id,
+    items_json: JSON.stringify(history.items),
+    thread_entries: history.thread_entries,
+    thread_token_estimate: history.thread_token_estimate,
+    history_entries: history.history_entries,
+    history_token_estimate: history.history_token_estimate,
+    ...(history.retention_days === undefined ? {} : { retention_days: history.retention_days }),
+  };
+}
+
+/**
+ * The ConversationsService registration over the store functions (nothing at import time). Wire
+ * JSON strings are parsed here and the public objects rendered back; the functions in ./store
+ * validate and run everything else.
+ */
+export function conversationsService(deps: ConversationsDeps): ServiceRegistration {
+  const proto = loadConversationsProto(deps.protosDir);
+  const store: StoreDeps = { prisma: deps.prisma, ...(deps.now ? { now: deps.now } : {}), ...(deps.beforeCommit ? { beforeCommit: deps.beforeCommit } : {}) };
+  const log = deps.logger;
+  const handlers: ConversationsServiceHandlers = {
+    CreateConversation: unary(log, 'CreateConversation', async (request) => {
+      const result = await createConversation(store, {
+        organization_id: request.organization_id,
+        metadata: parseJson(request.metadata_json, 'metadata'),
+        ...(request.retention_days === undefined ? {} : { retention_days: request.retention_days }),
+        organization_retention_days: organizationRetention(request.organization_retention_days),
+        items: parseJson(request.items_json, 'items'),
+      });
+      return { conversation_json: JSON.stringify(result.conversation), delete_after_response: result.delete_after_response };
+    }),
+    GetConversation: unary(log, 'GetConversation', async (request) => ({
+      conversation_json: JSON.stringify(await getConversation(store, request.organization_id, request.conversation_id)),
+      delete_after_response: false,
+    })),
+    UpdateConversation: unary(log, 'UpdateConversation', async (request) => ({
+      conversation_json: JSON.stringify(await updateConversation(store, request.organization_id, request.conversation_id, parseJson(request.metadata_json, 'metadata'))),
+      delete_after_response: false,
+    })),
+    DeleteConversation: unary(log, 'DeleteConversation', (request) => deleteConversation(store, request.organization_id, request.conversation_id)),
+    ListItems: unary(log, 'ListItems', async (request) => {
+      const list = await listItems(store, {
+        organization_id: request.organization_id,
+        conversation_id: request.conversation_id,
+        limit: request.limit,
+        after: request.after,
+        order: request.order as 'asc' | 'desc' | '',
+      });
+      return { data_json: JSON.stringify(list.data), has_more: list.has_more, first_id: list.first_id ?? '', last_id: list.last_id ?? '' };
+    }),
+    AddItems: unary(log, 'AddItems', async (request) => ({
+      items_json: JSON.stringify(await addItems(store, { organization_id: request.organization_id, conversation_id: request.conversation_id, items: parseJson(request.items_json, 'items') })),
+    })),
+    BuildHistory: unary(log, 'BuildHistory', async (request) =>
+      historyReply(await buildHistory(store, { organization_id: request.organization_id, previous_response_id: request.previous_response_id, conversation_id: request.conversation_id })),
+    ),
+    CompleteTurn: unary(log, 'CompleteTurn', async (request) => {
+      const turn = await completeTurn(store, {
+        organization_id: request.organization_id,
+        response_id: request.response_id,
+        conversation_id: request.conversation_id,
+        new_conversation_id: request.new_conversation_id,
+        parent_response_id: request.parent_response_id,
+        ...(request.retention_days === undefined ? {} : { retention_days: request.retention_days }),
+        organization_retention_days: organizationRetention(request.organization_retention_days),
+        input_items: parseJson(request.input_items_json, 'input'),
+        response: parseJson(request.response_json, 'response'),
+        stream: parseJson(request.stream_json, 'stream'),
+      });
+      return {
+        response_json: JSON.stringify(turn.response),
+        conversation_id: turn.conversation_id,
+        output_ids: turn.output_ids,
+        input_item_ids: turn.input_item_ids,
+        delete_after_response: turn.delete_after_response,
+        thread_entries: turn.thread_entries,
+        thread_token_estimate: turn.thread_token_estimate,
+        expires_at: turn.expires_at,
+      };
+    }),
+    GetResponse: unary(log, 'GetResponse', async (request) => {
+      const stored = await getResponse(store, request.organization_id, request.response_id);
+      return {
+        response_json: JSON.stringify(stored.response),
+        stored_json: JSON.stringify(stored.stored),
+        stream_json: json(stored.stream),
+        conversation_id: stored.conversation_id,
+        parent_response_id: stored.parent_response_id,
+        status: stored.status,
+        background: stored.background,
+      };
+    }),
+    UpdateResponse: unary(log, 'UpdateResponse', async (request) => {
+      const result = await updateResponse(store, {
+        organization_id: request.organization_id,
+        response_id: request.response_id,
+        response: parseJson(request.response_json, 'response'),
+        organization_retention_days: organizationRetention(request.organization_retention_days),
+        stream: parseJson(request.stream_json, 'stream'),
+      });
+      return { updated: result.updated, response_json: JSON.stringify(result.response), output_ids: result.output_ids, delete_after_response: result.delete_after_response };
+    }),
+    DeleteResponse: unary(log, 'DeleteResponse', (request) => deleteResponse(store, request.organization_id, request.response_id)),
+    StoreCompaction: unary(log, 'StoreCompaction', async (request) => {
+      const result = await storeCompaction(store, {
+        organization_id: request.organization_id,
+        conversation_id: request.conversation_id,
+        head_response_id: request.head_response_id,
+        replaces: request.replaces,
+        summary: request.summary,
+      });
+      return { item_json: JSON.stringify(result.item), history: historyReply(result.history) };
+    }),
+  };
+  return { definition: proto.ConversationsService.service, implementation: handlers as never, name: 'svc.conversations.v1.ConversationsService' };
+}
