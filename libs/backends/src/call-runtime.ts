@@ -12,7 +12,10 @@ const vendorKeys = Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`
 export const callConfigFields = {
   ROUTER_ADDR: env.string('127.0.0.1:50051'),
   BILLING_ADDR: env.string('127.0.0.1:50052'),
+  CONVERSATIONS_ADDR: env.string('127.0.0.1:50053'),
   RPC_DEADLINE_MS: env.int(2000),
+  /** Retention of a conversation that sets none (spec: "default the organization's retention"), days. */
+  CONVERSATION_RETENTION_DAYS: env.int(30),
   REDIS_URL: env.string('redis://127.0.0.1:6379/0'),
   REDIS_KEY_PREFIX: env.string('svc:'),
   /** Where vendors without a base URL in the catalog are served: the embedded simulator. */

@@ -13,6 +13,8 @@ import { embeddingsHandler } from './embeddings/embeddings.handler';
 import { autoModelsHandler } from './public/auto-models';
 import { freeTierHandler } from './public/free-tier';
 import { planHandler } from './public/plan';
+import { createResponseHandler, deleteResponseHandler, getResponseHandler } from './responses/responses.handler';
+import { conversationHandlers, type ConversationDeps } from './responses/conversations.handler';
 
 export interface AppDeps {
   logger: Logger;
@@ -20,6 +22,8 @@ export interface AppDeps {
   keyCache: KeyCache;
   lookupKey: (hash: string) => Promise<KeyRecord__Output>;
   chat: ChatDeps;
+  /** The Responses API and conversations (the conversations service); absent: those routes answer 404. */
+  conversations?: ConversationDeps;
   /** Per-address limit, mounted before authentication on every /v1 route. */
   ipLimit: express.RequestHandler;
   bodyLimitBytes: number;
@@ -56,6 +60,19 @@ export function createApp(deps: AppDeps): express.Express {
   v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
   v1.post('/chat/completions', json, handle(chatCompletionsHandler(deps.chat)));
   v1.post('/embeddings', json, handle(embeddingsHandler(deps.chat)));
+  if (deps.conversations) {
+    const responses = { ...deps.chat, ...deps.conversations };
+    v1.post('/responses', json, handle(createResponseHandler(responses)));
+    v1.get('/responses/:id', handle(getResponseHandler(responses)));
+    v1.delete('/responses/:id', handle(deleteResponseHandler(responses)));
+    const conversations = conversationHandlers(deps.conversations);
+    v1.post('/conversations', json, handle(conversations.create));
+    v1.get('/conversations/:id', handle(conversations.get));
+    v1.post('/conversations/:id', json, handle(conversations.update));
+    v1.delete('/conversations/:id', handle(conversations.delete));
+    v1.get('/conversations/:id/items', handle(conversations.listItems));
+    v1.post('/conversations/:id/items', json, handle(conversations.addItems));
+  }
   app.use('/v1', v1);
 
   app.use(notFound);

@@ -15,7 +15,7 @@ import { KeyCache } from './auth/key-cache';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
 import { createImageFetcher } from '@svc/safe-fetch';
-import { createCallRuntime, createUsageOutbox, createUsageSink, type DurableUsageSink } from '@svc/backends';
+import { createCallRuntime, createConversationsClient, createUsageOutbox, createUsageSink, type DurableUsageSink } from '@svc/backends';
 
 const KEY_EVENTS = 'key-events';
 
@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     usage: (clients) => (usage = createUsageSink({ publish: (record) => amqp.publish(usageSettle, record), outbox, settleDirect: (records) => clients.settle({ records }), logger })),
   });
   const { backends, ownKeys, health } = runtime;
+  const conversations = createConversationsClient({ address: config.CONVERSATIONS_ADDR, deadlineMs: config.RPC_DEADLINE_MS, protosDir: config.PROTOS_DIR });
   const subscriber = createRedis({ url: config.REDIS_URL, name: 'edge-key-events' });
   const keyCache = new KeyCache(config.KEY_CACHE_TTL_MS);
   await subscriber.subscribe(`${config.REDIS_KEY_PREFIX}${KEY_EVENTS}`);
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
       ownKeys,
       topupUrl: config.TOPUP_URL,
     },
+    conversations: { conversations, retentionDays: config.CONVERSATION_RETENTION_DAYS },
     ipLimit: ipLimiter.middleware,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     isReady: () => ready,
@@ -126,7 +128,10 @@ async function main(): Promise<void> {
         }),
     },
     { name: 'usage records held in memory', run: async () => usage?.close() },
-    { name: 'provider health and grpc clients', run: async () => runtime.close() },
+    { name: 'provider health and grpc clients', run: async () => {
+      runtime.close();
+      conversations.close();
+    } },
     { name: 'amqp', run: () => amqp.close() },
     { name: 'usage outbox', run: async () => outbox?.close() },
     { name: 'redis', run: async () => void (await Promise.allSettled([redis.quit(), subscriber.quit()])) },

@@ -42,10 +42,16 @@ export function applyHeaders(res: Response, headers: Record<string, string>): vo
 }
 
 /** x-svc-vendor, x-svc-byok and x-svc-dropped-params of an answered call. */
+export function servedHeaders(served: Pick<ServedBy, 'vendor' | 'byok'> & { dropped?: string[] }): Record<string, string> {
+  return {
+    'x-svc-vendor': served.vendor,
+    ...(served.byok ? { 'x-svc-byok': 'true' } : {}),
+    ...(served.dropped && served.dropped.length > 0 ? { 'x-svc-dropped-params': served.dropped.join(',') } : {}),
+  };
+}
+
 export function applyServedHeaders(res: Response, served: Pick<ServedBy, 'vendor' | 'byok'> & { dropped?: string[] }): void {
-  res.setHeader('x-svc-vendor', served.vendor);
-  if (served.byok) res.setHeader('x-svc-byok', 'true');
-  if (served.dropped && served.dropped.length > 0) res.setHeader('x-svc-dropped-params', served.dropped.join(','));
+  applyHeaders(res, servedHeaders(served));
 }
 
 /** An AbortController that aborts when the client goes away before the response is finished. */

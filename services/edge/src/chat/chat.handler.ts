@@ -1,13 +1,13 @@
 import type { Request, Response } from 'express';
-import { ServiceError } from '@svc/errors';
 import type { Catalog } from '@svc/catalog';
 import type { Logger } from '@svc/logger';
 import type { KeyRecord__Output } from '@svc/protos';
-import { ChatCall, parseChatRequest, renderChunk, renderCompletion, renderUsageChunk, type CacheState, type CallDeps, type HealthPort, type ImageResolver, type OwnKeysPort, type StreamCallResult, type UnaryCallResult, type UsageSink } from '@svc/call';
+import { ChatCall, parseChatRequest, renderChunk, renderCompletion, renderUsageChunk, type CacheState, type CallDeps, type HealthPort, type ImageResolver, type OwnKeysPort, type StreamCallResult, type UsageSink } from '@svc/call';
 import type { Backends } from '../clients/clients';
 import type { KeyLimiter } from '../limits/key-limits';
 import { requireScopes } from '../auth/authenticate';
-import { applyHeaders, applyServedHeaders, billingPort, clientSignal, forwardedSimulatorHeaders, routerPort, tokenGate, withRateLimitHeaders } from '../calls/ports';
+import { clientFailure, SseResponse, unaryWithCommit } from '../calls/http';
+import { applyHeaders, applyServedHeaders, servedHeaders, billingPort, clientSignal, forwardedSimulatorHeaders, routerPort, tokenGate, withRateLimitHeaders } from '../calls/ports';
 
 export interface ChatDeps {
   catalog: Catalog;
@@ -76,94 +76,49 @@ export function chatCompletionsHandler(deps: ChatDeps) {
 }
 
 /**
- * Spec (Long calls 2–3): no answer after 90 s commits the 200 and writes one space every 20 s
- * until the JSON body; x-svc-vendor is then absent (headers went out before the vendor was known)
- * and a later failure is a chat.completion with choices [] and an error object.
+ * Spec (Long calls 2–3): a non-streamed call commits its 200 after 90 s without an answer
+ * (x-svc-vendor is then absent) and a later failure is a chat.completion with choices [] and an
+ * error object.
  */
 async function unaryChat(deps: ChatDeps, call: ChatCall, res: Response, signal: AbortSignal): Promise<void> {
-  let committed = false;
-  let keepalive: NodeJS.Timeout | undefined;
-  const commit = setTimeout(() => {
-    committed = true;
-    res.status(200).setHeader('content-type', 'application/json; charset=utf-8');
-    res.flushHeaders();
-    res.write(' ');
-    keepalive = setInterval(() => res.write(' '), deps.keepaliveIntervalMs);
-  }, deps.longCallCommitMs);
-  let outcome: UnaryCallResult | undefined;
-  try {
-    outcome = await call.unary(signal);
-  } catch (error) {
-    if (!committed) throw error;
-    const failure = error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.');
-    if (!(error instanceof ServiceError)) deps.logger.error('long call failed after commit', { err: error });
-    res.end(JSON.stringify({ id: call.plan.completionId, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: call.firstModel, choices: [], system_fingerprint: null, error: { message: failure.message, type: failure.type, code: failure.code }, svc: call.failedSvc() }));
-    return;
-  } finally {
-    clearTimeout(commit);
-    if (keepalive) clearInterval(keepalive);
-  }
-  // A disconnected non-streamed call costs nothing (spec: Long calls 6): there is no one to answer.
-  if (!outcome) return;
-  const body = renderCompletion(outcome.head, outcome.result, outcome.svc);
-  if (committed) {
-    res.end(JSON.stringify(body));
-    return;
-  }
-  applyHeaders(res, outcome.headers);
-  applyServedHeaders(res, outcome.served);
-  res.status(200).json(body);
+  await unaryWithCommit(
+    res,
+    deps,
+    async () => {
+      const outcome = await call.unary(signal);
+      // A disconnected non-streamed call costs nothing (spec: Long calls 6): there is no one to answer.
+      if (!outcome) return undefined;
+      return { body: renderCompletion(outcome.head, outcome.result, outcome.svc), headers: { ...outcome.headers, ...servedHeaders(outcome.served) } };
+    },
+    (failure) => ({ id: call.plan.completionId, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: call.firstModel, choices: [], system_fingerprint: null, error: { message: failure.message, type: failure.type, code: failure.code }, svc: call.failedSvc() }),
+  );
 }
 
 /**
- * Spec (Long calls 4): `: keepalive` every 20 s while the vendor opens or is silent. Until the
- * first chunk, errors are ordinary JSON errors; after the 200, one error event then [DONE] —
- * never a clean end to a cut stream.
+ * Spec (Long calls 4, Events): chunks, then the usage chunk with the svc object, then [DONE];
+ * after the 200 a failure is one error event then [DONE] — never a clean end to a cut stream.
  */
 async function streamChat(deps: ChatDeps, call: ChatCall, res: Response, signal: AbortSignal): Promise<void> {
-  let committed = false;
-  let lastWrite = Date.now();
-  const commit = () => {
-    if (committed) return;
-    committed = true;
-    res.status(200);
-    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-    res.setHeader('cache-control', 'no-cache');
-    res.setHeader('connection', 'keep-alive');
-    res.flushHeaders();
-  };
-  const write = (text: string) => {
-    lastWrite = Date.now();
-    res.write(text);
-  };
-  const send = (payload: unknown) => write(`data: ${JSON.stringify(payload)}\n\n`);
+  const sse = new SseResponse(res, deps.keepaliveIntervalMs);
+  const send = (payload: unknown) => sse.write(`data: ${JSON.stringify(payload)}\n\n`);
   const fail = (error: unknown) => {
-    const clientError = error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.');
-    if (!res.writableEnded && !signal.aborted) {
-      send({ error: { message: clientError.message, type: 'server_error', code: clientError.code } });
-      write('data: [DONE]\n\n');
-      res.end();
-    }
+    if (signal.aborted) return;
+    const failure = clientFailure(error);
+    send({ error: { message: failure.message, type: 'server_error', code: failure.code } });
+    sse.end('data: [DONE]\n\n');
   };
-  const keepalive = setInterval(() => {
-    if (Date.now() - lastWrite < deps.keepaliveIntervalMs - 5) return;
-    commit();
-    write(': keepalive\n\n');
-  }, deps.keepaliveIntervalMs);
   try {
     let stream: StreamCallResult;
     try {
       stream = await call.stream(signal);
     } catch (error) {
-      if (!committed) throw error;
+      if (!sse.isCommitted) throw error;
       deps.logger.warn('stream failed before its first chunk, after keepalive', { err: error });
       fail(error);
       return;
     }
-    if (!committed) {
-      applyServedHeaders(res, stream.served);
-      commit();
-    }
+    if (!sse.isCommitted) applyServedHeaders(res, stream.served);
+    sse.commit();
     const { head } = stream;
     send(renderChunk(head, { role: 'assistant', content: '' }));
     try {
@@ -174,14 +129,13 @@ async function streamChat(deps: ChatDeps, call: ChatCall, res: Response, signal:
         else {
           send(renderChunk(head, {}, event.finishReason));
           send(renderUsageChunk(head, event.usage, event.svc));
-          write('data: [DONE]\n\n');
-          res.end();
+          sse.end('data: [DONE]\n\n');
         }
       }
     } catch (error) {
       fail(error);
     }
   } finally {
-    clearInterval(keepalive);
+    sse.close();
   }
 }

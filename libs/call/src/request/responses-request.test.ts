@@ -1,0 +1,93 @@
+import { ServiceError } from '@svc/errors';
+import { parseInputItems, parseResponsesRequest } from './responses-request';
+
+const failure = (body: unknown): ServiceError => {
+  try {
+    parseResponsesRequest(body, {});
+  } catch (error) {
+    if (error instanceof ServiceError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('parseResponsesRequest', () => {
+  it('a string input is one user message; defaults: model auto, store true, max_output_tokens 4096, compaction auto', () => {
+    const parsed = parseResponsesRequest({ input: 'hi' }, {});
+    expect(parsed.chat.model).toBe('auto');
+    expect(parsed.chat.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }]);
+    expect(parsed.chat.maxTokens).toBe(4096);
+    expect(parsed).toMatchObject({ store: true, background: false, stream: false, maxOutputTokens: 4096, compaction: 'auto', metadata: {} });
+    expect(parsed.items).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }]);
+    expect(parsed.echo).toMatchObject({ tools: [], toolChoice: 'auto', parallelToolCalls: true });
+  });
+
+  it('instructions become the system prompt and a stored developer item', () => {
+    const parsed = parseResponsesRequest({ input: 'hi', instructions: 'Be brief.' }, {});
+    expect(parsed.chat.system).toBe('Be brief.');
+    expect(parsed.items[0]).toEqual({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Be brief.' }] });
+  });
+
+  it('function calls join the assistant turn; outputs become tool messages', () => {
+    const parsed = parseResponsesRequest(
+      {
+        input: [
+          { role: 'user', content: 'weather?' },
+          { type: 'function_call', call_id: 'c1', name: 'get', arguments: '{"a":1}' },
+          { type: 'function_call', call_id: 'c2', name: 'get', arguments: '{"a":2}' },
+          { type: 'function_call_output', call_id: 'c1', output: 'sunny' },
+          { type: 'function_call_output', call_id: 'c2', output: { rain: false } },
+        ],
+        tools: [{ type: 'function', name: 'get', parameters: { type: 'object', properties: {} } }],
+      },
+      {},
+    );
+    expect(parsed.chat.messages[1]).toEqual({ role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'get', arguments: '{"a":1}' }, { id: 'c2', name: 'get', arguments: '{"a":2}' }] });
+    expect(parsed.chat.messages[3]).toEqual({ role: 'tool', toolCallId: 'c2', content: '{"rain":false}' });
+    expect(parsed.chat.tools).toEqual([{ name: 'get', parameters: { type: 'object', properties: {} } }]);
+  });
+
+  it('text.format, reasoning.effort and flat tools map onto the chat request', () => {
+    const parsed = parseResponsesRequest({ input: 'x', text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true } }, reasoning: { effort: 'low' } }, {});
+    expect(parsed.chat.responseFormat).toEqual({ type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true });
+    expect(parsed.chat.reasoningEffort).toBe('low');
+  });
+
+  it('include, truncation and user are listed as ignored', () => {
+    expect(parseResponsesRequest({ input: 'x', include: [], truncation: 'auto', user: 'u' }, {}).chat.ignoredParameters).toEqual(['include', 'truncation', 'user']);
+  });
+
+  it.each([
+    [{}, 'missing_field', 'input'],
+    [{ input: [] }, 'invalid_value', 'input'],
+    [{ input: [{ role: 'user' }] }, 'missing_field', 'input[0].content'],
+    [{ input: [{ content: 'x' }] }, 'missing_field', 'input[0].role'],
+    [{ input: [{ type: 'function_call_output', output: 'x' }] }, 'missing_field', 'input[0].call_id'],
+    [{ input: [{ type: 'reasoning' }] }, 'unsupported_parameter', 'input[0].type'],
+    [{ input: [{ role: 'user', content: [{ type: 'input_audio' }] }] }, 'unsupported_parameter', 'input[0].content[0].type'],
+    [{ input: 'x', max_output_tokens: 0 }, 'invalid_value', 'max_output_tokens'],
+    [{ input: 'x', temperature: 9 }, 'invalid_value', 'temperature'],
+    [{ input: 'x', reasoning: { effort: 'huge' } }, 'invalid_value', 'reasoning.effort'],
+    [{ input: 'x', background: true, store: false }, 'invalid_value', 'store'],
+    [{ input: 'x', background: true, stream: true }, 'invalid_value', 'stream'],
+    [{ input: 'x', metadata: { k: 1 } }, 'invalid_value', 'metadata'],
+    [{ input: 'x', svc: { retention_days: 366 } }, 'invalid_value', 'svc.retention_days'],
+    [{ input: 'x', svc: { compaction: 'never' } }, 'invalid_value', 'svc.compaction'],
+    [{ input: 'x', tool_choice: 'required' }, 'invalid_value', 'tool_choice'],
+    [{ input: 'x', tools: [{ type: 'function', name: 'bad name!' }] }, 'invalid_value', 'tools[0].name'],
+  ])('%j → %s %s', (body, code, param) => {
+    const error = failure(body);
+    expect([error.code, error.param]).toEqual([code, param]);
+  });
+
+  it('a conversation is an id or {id}', () => {
+    expect(parseResponsesRequest({ input: 'x', conversation: { id: 'conv_1' } }, {}).conversationId).toBe('conv_1');
+    expect(parseResponsesRequest({ input: 'x', conversation: 'conv_2' }, {}).conversationId).toBe('conv_2');
+  });
+});
+
+describe('parseInputItems', () => {
+  it('names refusals under its root', () => {
+    expect(() => parseInputItems([{ type: 'function_call', name: 'x' }], 'items')).toThrow(expect.objectContaining({ code: 'missing_field', param: 'items[0].call_id' }));
+  });
+});

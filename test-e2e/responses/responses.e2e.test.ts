@@ -1,0 +1,220 @@
+import OpenAI from 'openai';
+import { fleetState, newOrganization } from '../support/fleet-state';
+
+const MODEL = 'vendor-1/orion-mini-5';
+type Svc = Record<string, unknown>;
+const svcOf = (value: unknown) => (value as { svc: Svc }).svc;
+
+describe('POST /v1/responses and the stored turn (openai SDK)', () => {
+  const state = fleetState();
+  const client = new OpenAI({ baseURL: state.baseUrl, apiKey: state.apiKey, maxRetries: 0 });
+
+  it('answers a string input with a stored response in a new conversation', async () => {
+    const response = await client.responses.create({ model: MODEL, input: 'Say hello.' });
+    expect(response.id).toMatch(/^resp_[0-9a-f]{32}$/);
+    expect(response).toMatchObject({ object: 'response', status: 'completed', model: MODEL, store: true, error: null, incomplete_details: null, previous_response_id: null, max_output_tokens: 4096, tool_choice: 'auto', parallel_tool_calls: true, tools: [] });
+    expect(response.output).toHaveLength(1);
+    const message = response.output[0] as { type: string; id: string; role: string; status: string; content: Array<{ type: string; text: string; annotations: unknown[] }> };
+    expect(message).toMatchObject({ type: 'message', role: 'assistant', status: 'completed' });
+    expect(message.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(message.content[0]).toMatchObject({ type: 'output_text', annotations: [] });
+    expect(response.output_text.length).toBeGreaterThan(0);
+    const usage = response.usage!;
+    expect(usage.total_tokens).toBe(usage.input_tokens + usage.output_tokens);
+    expect(usage.input_tokens_details.cached_tokens).toBe(0);
+    expect(usage.output_tokens_details.reasoning_tokens).toBe(0);
+    const conversation = (response as unknown as { conversation: { id: string } }).conversation;
+    expect(conversation.id).toMatch(/^conv_[0-9a-f]{32}$/);
+    expect(svcOf(response)).toMatchObject({ call_id: `call_${response.id.slice(5)}`, session_id: conversation.id, vendor: 'vendor-1', model_served: MODEL });
+  });
+
+  it('GET shows the stored response (max_output_tokens null, tools [], tool_choice auto, parallel_tool_calls true)', async () => {
+    const created = await client.responses.create({ model: MODEL, input: 'Remember me.', tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} }, strict: false }], tool_choice: 'none' });
+    const fetched = await client.responses.retrieve(created.id);
+    expect(fetched).toMatchObject({ id: created.id, status: 'completed', max_output_tokens: null, tools: [], tool_choice: 'auto', parallel_tool_calls: true });
+    expect(fetched.output.map((item) => (item as { id: string }).id)).toEqual(created.output.map((item) => (item as { id: string }).id));
+  });
+
+  it('continues a thread by previous_response_id and by conversation; items list all turns in order', async () => {
+    const first = await client.responses.create({ model: MODEL, input: 'First question.' });
+    const conversationId = (first as unknown as { conversation: { id: string } }).conversation.id;
+    const second = await client.responses.create({ model: MODEL, input: 'Second question.', previous_response_id: first.id });
+    expect((second as unknown as { conversation: { id: string } }).conversation.id).toBe(conversationId);
+    expect(second.previous_response_id).toBe(first.id);
+    // More input than the first turn: the history was sent.
+    expect(second.usage!.input_tokens).toBeGreaterThan(first.usage!.input_tokens);
+    const third = await client.responses.create({ model: MODEL, input: 'Third question.', conversation: conversationId } as never);
+    expect(third.usage!.input_tokens).toBeGreaterThan(second.usage!.input_tokens);
+    const items = await client.conversations.items.list(conversationId, { order: 'asc' });
+    const messages = items.data.filter((item) => item.type === 'message') as Array<{ role: string; content: Array<{ text: string }> }>;
+    expect(messages.map((item) => item.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    expect(messages[0].content[0].text).toBe('First question.');
+    expect(messages[4].content[0].text).toBe('Third question.');
+  });
+
+  it('an older previous_response_id branches: the new turn does not see the other branch', async () => {
+    const root = await client.responses.create({ model: MODEL, input: 'Root.' });
+    const a = await client.responses.create({ model: MODEL, input: 'Branch A with a long long message to make the history bigger than the other branch.', previous_response_id: root.id });
+    const b = await client.responses.create({ model: MODEL, input: 'B.', previous_response_id: root.id });
+    expect(b.usage!.input_tokens).toBeLessThan(a.usage!.input_tokens);
+  });
+
+  it('store false keeps nothing: the id is not retrievable', async () => {
+    const response = await client.responses.create({ model: MODEL, input: 'Do not keep this.', store: false });
+    expect(response.store).toBe(false);
+    expect((response as unknown as { conversation: unknown }).conversation).toBeNull();
+    await expect(client.responses.retrieve(response.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+  });
+
+  it('DELETE removes the turn and what follows it on its thread', async () => {
+    const first = await client.responses.create({ model: MODEL, input: 'One.' });
+    const second = await client.responses.create({ model: MODEL, input: 'Two.', previous_response_id: first.id });
+    const deleted = await client.responses.delete(first.id);
+    expect(deleted).toEqual({ id: first.id, object: 'response', deleted: true });
+    await expect(client.responses.retrieve(first.id)).rejects.toMatchObject({ status: 404 });
+    await expect(client.responses.retrieve(second.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('a function call, then its output in the next turn', async () => {
+    const tools = [{ type: 'function' as const, name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false }];
+    const call = await client.responses.create({ model: MODEL, input: 'What is the weather in Oslo? [tool]', tools });
+    const item = call.output.find((entry) => entry.type === 'function_call') as { id: string; call_id: string; name: string; arguments: string; status: string };
+    expect(item).toMatchObject({ type: 'function_call', name: 'get_weather', status: 'completed' });
+    expect(item.id).toMatch(/^fc_[0-9a-f]{32}$/);
+    expect(() => JSON.parse(item.arguments)).not.toThrow();
+    const answer = await client.responses.create({ model: MODEL, previous_response_id: call.id, tools, input: [{ type: 'function_call_output', call_id: item.call_id, output: '{"celsius": 4}' }] });
+    expect(answer.status).toBe('completed');
+    expect(answer.output[0].type).toBe('message');
+  });
+
+  it('max_output_tokens hit: status incomplete with incomplete_details', async () => {
+    const response = await client.responses.create({ model: MODEL, input: 'Write a long story about the sea, with many details.', max_output_tokens: 3 });
+    expect(response.status).toBe('incomplete');
+    expect(response.incomplete_details).toEqual({ reason: 'max_output_tokens' });
+  });
+
+  it('refusals in the envelope with the Responses field names', async () => {
+    await expect(client.responses.create({ model: MODEL } as never)).rejects.toMatchObject({ status: 400, code: 'missing_field', param: 'input' });
+    await expect(client.responses.create({ model: MODEL, input: [{ role: 'user' }] } as never)).rejects.toMatchObject({ status: 400, code: 'missing_field', param: 'input[0].content' });
+    await expect(client.responses.create({ model: MODEL, input: 'x', temperature: 3 })).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'temperature' });
+    await expect(client.responses.create({ model: MODEL, input: 'x', max_output_tokens: 0 })).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'max_output_tokens' });
+    await expect(client.responses.create({ model: MODEL, input: 'x', previous_response_id: 'resp_0123456789abcdef0123456789abcdef' })).rejects.toMatchObject({ status: 404, code: 'previous_response_not_found' });
+    await expect(client.responses.create({ model: 'no-such/model', input: 'x' })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+  });
+
+  it('include, truncation and user are accepted and listed in svc.ignored_parameters', async () => {
+    const response = await client.responses.create({ model: MODEL, input: 'hi', user: 'u1', truncation: 'auto' } as never);
+    expect(svcOf(response).ignored_parameters).toEqual(['truncation', 'user']);
+  });
+
+  it("another organization's response and conversation ids are not found", async () => {
+    const mine = await client.responses.create({ model: MODEL, input: 'Private.' });
+    const other = newOrganization();
+    const stranger = new OpenAI({ baseURL: state.baseUrl, apiKey: other.apiKey, maxRetries: 0 });
+    await expect(stranger.responses.retrieve(mine.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
+    const conversationId = (mine as unknown as { conversation: { id: string } }).conversation.id;
+    await expect(stranger.conversations.retrieve(conversationId)).rejects.toMatchObject({ status: 404, code: 'conversation_not_found' });
+    await expect(stranger.responses.create({ model: MODEL, input: 'x', previous_response_id: mine.id })).rejects.toMatchObject({ status: 404, code: 'previous_response_not_found' });
+  });
+});
+
+describe('Responses stream (spec: Responses stream)', () => {
+  const state = fleetState();
+  const client = new OpenAI({ baseURL: state.baseUrl, apiKey: state.apiKey, maxRetries: 0 });
+
+  it('the SDK stream ends with the stored response', async () => {
+    const stream = client.responses.stream({ model: MODEL, input: 'Stream hello.' });
+    const deltas: string[] = [];
+    stream.on('response.output_text.delta', (event) => deltas.push(event.delta));
+    const final = await stream.finalResponse();
+    expect(final.status).toBe('completed');
+    const message = final.output[0] as { id: string; content: Array<{ text: string }> };
+    expect(deltas.join('')).toBe(message.content[0].text);
+    expect(message.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    const fetched = await client.responses.retrieve(final.id);
+    expect(fetched.output_text).toBe(message.content[0].text);
+  });
+
+  it('raw bytes: event and data lines, sequence numbers from 0, the text order, no [DONE]', async () => {
+    const response = await fetch(`${state.baseUrl}/responses`, { method: 'POST', headers: { authorization: `Bearer ${state.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, input: 'Raw bytes please.', stream: true }) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get('x-svc-vendor')).toBe('vendor-1');
+    const text = await response.text();
+    expect(text).not.toContain('[DONE]');
+    const blocks = text.split('\n\n').filter((block) => block.trim() !== '');
+    const events = blocks.map((block) => {
+      const [eventLine, dataLine, ...rest] = block.split('\n');
+      expect(rest).toEqual([]);
+      expect(eventLine).toMatch(/^event: /);
+      expect(dataLine).toMatch(/^data: /);
+      const data = JSON.parse(dataLine.slice(6)) as { type: string; sequence_number: number; item_id?: string };
+      expect(data.type).toBe(eventLine.slice(7));
+      return data;
+    });
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_event, index) => index));
+    const types = events.map((event) => event.type);
+    const compact = types.filter((type, index) => type !== 'response.output_text.delta' || types[index - 1] !== 'response.output_text.delta');
+    expect(compact).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
+    const delta = events.find((event) => event.type === 'response.output_text.delta')!;
+    expect(delta).toMatchObject({ output_index: 0, content_index: 0 });
+    const completed = events.at(-1) as unknown as { response: { id: string; output: Array<{ id: string }> } };
+    expect(delta.item_id).toBe(`msg_${completed.response.id}_0`);
+    expect(completed.response.output[0].id).toMatch(/^msg_[0-9a-f]{32}$/);
+  });
+
+  it('raw bytes of a tool call: added, arguments deltas, arguments done, item done', async () => {
+    const body = { model: MODEL, stream: true, input: 'Weather in Paris? [tool]', tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }] };
+    const response = await fetch(`${state.baseUrl}/responses`, { method: 'POST', headers: { authorization: `Bearer ${state.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const types = (await response.text())
+      .split('\n\n')
+      .filter((block) => block.trim() !== '')
+      .map((block) => (JSON.parse(block.split('\n')[1].slice(6)) as { type: string }).type);
+    const compact = types.filter((type, index) => type !== 'response.function_call_arguments.delta' || types[index - 1] !== 'response.function_call_arguments.delta');
+    expect(compact).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.output_item.done', 'response.completed']);
+  });
+});
+
+describe('conversation endpoints (openai SDK)', () => {
+  const state = fleetState();
+  const client = new OpenAI({ baseURL: state.baseUrl, apiKey: state.apiKey, maxRetries: 0 });
+
+  it('create with metadata and items, get, update metadata, add and list items, delete', async () => {
+    const created = await client.conversations.create({ metadata: { topic: 'demo' }, items: [{ type: 'message', role: 'user', content: 'Stored without a turn.' }] });
+    expect(created.id).toMatch(/^conv_[0-9a-f]{32}$/);
+    expect(created).toMatchObject({ object: 'conversation', metadata: { topic: 'demo' } });
+    expect(svcOf(created)).toMatchObject({ entries: 1 });
+    expect(await client.conversations.retrieve(created.id)).toMatchObject({ id: created.id, metadata: { topic: 'demo' } });
+    expect(await client.conversations.update(created.id, { metadata: { topic: 'changed' } })).toMatchObject({ metadata: { topic: 'changed' } });
+    const added = await client.conversations.items.create(created.id, { items: [{ type: 'message', role: 'user', content: 'Another.' }] });
+    expect(added.data).toHaveLength(1);
+    const listed = await client.conversations.items.list(created.id, { limit: 1, order: 'desc' });
+    expect(listed.data).toHaveLength(1);
+    expect((listed.data[0] as { content: Array<{ text: string }> }).content[0].text).toBe('Another.');
+    const next = await client.conversations.items.list(created.id, { limit: 1, order: 'desc', after: listed.data[0].id as string });
+    expect((next.data[0] as { content: Array<{ text: string }> }).content[0].text).toBe('Stored without a turn.');
+    const deleted = await client.conversations.delete(created.id);
+    expect(deleted).toMatchObject({ id: created.id, object: 'conversation.deleted', deleted: true });
+    await expect(client.conversations.retrieve(created.id)).rejects.toMatchObject({ status: 404, code: 'conversation_not_found' });
+  });
+
+  it('refuses bad metadata, retention and list parameters', async () => {
+    const tooMany = Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`k${index}`, 'v']));
+    await expect(client.conversations.create({ metadata: tooMany })).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'metadata' });
+    await expect(client.conversations.create({ svc: { retention_days: 400 } } as never)).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'svc.retention_days' });
+    const created = await client.conversations.create({});
+    await expect(client.conversations.items.list(created.id, { limit: 101 })).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'limit' });
+    await expect(client.conversations.items.create(created.id, { items: [] })).rejects.toMatchObject({ status: 400, code: 'missing_field', param: 'items' });
+  });
+
+  it('a response in a conversation created first continues it; retention 0 deletes it once answered', async () => {
+    const conversation = await client.conversations.create({});
+    const response = await client.responses.create({ model: MODEL, input: 'In a given conversation.', conversation: conversation.id } as never);
+    expect((response as unknown as { conversation: { id: string } }).conversation.id).toBe(conversation.id);
+    const fleeting = await client.responses.create({ model: MODEL, input: 'Forget me.', svc: { retention_days: 0 } } as never);
+    const fleetingConversation = (fleeting as unknown as { conversation: { id: string } }).conversation.id;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(client.conversations.retrieve(fleetingConversation)).rejects.toMatchObject({ status: 404 });
+    await expect(client.responses.retrieve(fleeting.id)).rejects.toMatchObject({ status: 404 });
+  });
+});
