@@ -7,7 +7,7 @@ import { declareQueue } from './topology';
 import { defineMessage } from './message';
 import { publish } from './publish';
 import { AmqpUnavailableError, ConfirmTimeoutError } from './failures';
-import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '../../fleet/src/tcp-proxy';
 
 // The reconnecting client against the real RabbitMQ, on a vhost of this run's own (created and
 // deleted here), so closing "every connection" closes only this test's. Broker faults are made

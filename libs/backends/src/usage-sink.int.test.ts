@@ -4,7 +4,7 @@ import { connectAmqp, createAmqpClient, type AmqpClient } from '@svc/amqp';
 import { ids } from '@svc/ids';
 import type { Logger } from '@svc/logger';
 import { usageSettle } from '@svc/messages';
-import { startTcpProxy, type TcpProxy } from '../../amqp/src/testing/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '../../fleet/src/tcp-proxy';
 import { createUsageOutbox } from './usage-outbox';
 import { createUsageSink, type UsageRecordInput } from './usage-sink';
 

@@ -3,7 +3,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 /**
  * A TCP proxy a test starts in front of a real server (RabbitMQ, Postgres, Redis) to cut or stall
  * the connections of the code under test only — never the server itself, which other tests use.
- * Test support: not part of the library's build.
+ * Test support (integration tests and the chaos suite in test-e2e/chaos); nothing in a service uses it.
  *
  *  - cut():   every open connection is reset and new ones are reset on arrival (the server is "down");
  *  - stall(): nothing is forwarded either way and new connections wait (a partition);

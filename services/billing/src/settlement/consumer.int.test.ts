@@ -6,7 +6,7 @@ import { usageRecordSchema } from '@svc/messages';
 import type { UsageRecord } from '@svc/protos';
 import { createRedis, waitReady } from '@svc/redis';
 import { inMemoryMetrics, type InMemoryMetrics } from '@svc/telemetry';
-import { startTcpProxy, type TcpProxy } from '../../../../libs/amqp/src/testing/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '../../../../libs/fleet/src/tcp-proxy';
 import { createPrisma, type Prisma } from '../db';
 import { balanceKey, readBalance } from '../admission/balance';
 import { createOrganization } from '../cli/admin-commands';
