@@ -175,6 +175,26 @@ describe('Responses stream (spec: Responses stream)', () => {
   });
 });
 
+describe('GET /v1/responses/{id}?stream=true replays a stored response', () => {
+  const state = fleetState();
+  const client = new OpenAI({ baseURL: state.baseUrl, apiKey: state.apiKey, maxRetries: 0 });
+
+  it('replays the events from any point (starting_after), ending with the stored response', async () => {
+    const created = await client.responses.create({ model: MODEL, input: 'Replay me.' });
+    const all: Array<{ type: string; sequence_number: number }> = [];
+    for await (const event of await client.responses.retrieve(created.id, { stream: true })) all.push(event as never);
+    expect(all.map((event) => event.sequence_number)).toEqual(all.map((_event, index) => index));
+    expect(all[0].type).toBe('response.created');
+    const last = all.at(-1) as unknown as { type: string; response: { id: string; output: Array<{ id: string }> } };
+    expect(last.type).toBe('response.completed');
+    expect(last.response.output[0].id).toBe((created.output[0] as { id: string }).id);
+    const later: Array<{ sequence_number: number }> = [];
+    for await (const event of await client.responses.retrieve(created.id, { stream: true, starting_after: 2 })) later.push(event as never);
+    expect(later[0].sequence_number).toBe(3);
+    expect(later).toHaveLength(all.length - 3);
+  });
+});
+
 describe('conversation endpoints (openai SDK)', () => {
   const state = fleetState();
   const client = new OpenAI({ baseURL: state.baseUrl, apiKey: state.apiKey, maxRetries: 0 });

@@ -26,5 +26,5 @@ export { compact, renderRouting, renderUsage, renderMessage, renderCompletion, r
 export { ENCODING_FORMATS, renderEmbeddings, float32LeBase64, decodeFloat32LeBase64, type EncodingFormat, type EmbeddingSvc } from './render/embeddings';
 export { parseResponsesRequest, parseInputItems, parseMetadata, parseRetentionDays, DEFAULT_MAX_OUTPUT_TOKENS, type ResponsesInput, type ResponseInputItem } from './request/responses-request';
 export { withHistory, type HistoryItem } from './responses/history';
-export { ResponsesStreamWriter, outputItems, responseObject, responseUsage, streamItemId, withStoredIds, type OutputItem, type ResponseHead, type ResponseStatus } from './render/responses';
+export { ResponsesStreamWriter, replayEvents, outputItems, responseObject, responseUsage, streamItemId, withStoredIds, type OutputItem, type ResponseHead, type ResponseStatus } from './render/responses';
 export type { Usage } from '@svc/vendors';

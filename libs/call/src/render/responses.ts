@@ -190,3 +190,39 @@ export class ResponsesStreamWriter {
     return this.event('error', { code, message, param: null });
   }
 }
+
+/**
+ * A stored response's stream, rebuilt (GET /v1/responses/{id}?stream=true): the same event order
+ * as the live stream, each item's text or arguments as one delta, the stored ids throughout, and
+ * the final event by the response's status. Deterministic, so any replica replays the same bytes;
+ * `startingAfter` skips the events up to that sequence number.
+ */
+export function replayEvents(response: Record<string, unknown> & { id: string; status: string; output: unknown[] }, startingAfter = -1): string {
+  const writer = new ResponsesStreamWriter(response.id);
+  const inProgress = { ...response, status: 'in_progress', output: [], usage: null };
+  let out = writer.start(inProgress);
+  const items = response.output as OutputItem[];
+  items.forEach((item, index) => {
+    if (item.type === 'message') {
+      const text = item.content.map((part) => part.text).join('');
+      out += writer.event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', content: [] } });
+      out += writer.event('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      out += writer.event('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: text });
+      out += writer.event('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text });
+      out += writer.event('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
+    } else {
+      out += writer.event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', arguments: '' } });
+      out += writer.event('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: item.arguments });
+      out += writer.event('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: item.arguments });
+    }
+    out += writer.event('response.output_item.done', { output_index: index, item });
+  });
+  const kind = response.status === 'incomplete' ? 'incomplete' : response.status === 'failed' || response.status === 'cancelled' ? 'failed' : 'completed';
+  out += writer.end(kind, response);
+  if (startingAfter < 0) return out;
+  return out
+    .split('\n\n')
+    .filter((block) => block !== '' && Number((JSON.parse(block.slice(block.indexOf('\ndata: ') + 7)) as { sequence_number: number }).sequence_number) > startingAfter)
+    .map((block) => `${block}\n\n`)
+    .join('');
+}

@@ -9,6 +9,7 @@ import {
   estimateInputTokens,
   outputItems,
   parseResponsesRequest,
+  replayEvents,
   responseObject,
   withHistory,
   withStoredIds,
@@ -219,8 +220,19 @@ export function getResponseHandler(deps: Pick<ResponsesDeps, 'conversations'>) {
   return async (req: Request, res: Response): Promise<void> => {
     const key = res.locals.key as KeyRecord__Output;
     requireScopes(key, ['conversations']);
+    const stream = req.query.stream;
+    if (stream !== undefined && stream !== 'true' && stream !== 'false') throw new ServiceError('invalid_value', "'stream' must be true or false.", { param: 'stream' });
+    const raw = req.query.starting_after;
+    if (raw !== undefined && (typeof raw !== 'string' || !/^\d+$/.test(raw))) throw new ServiceError('invalid_value', "'starting_after' must be a sequence number (an integer of at least 0).", { param: 'starting_after' });
     const stored = await deps.conversations.getResponse({ organization_id: key.organization_id, response_id: String(req.params.id) });
-    res.status(200).json(stored.response);
+    if (stream !== 'true') {
+      res.status(200).json(stored.response);
+      return;
+    }
+    // Replay: the stored response's events, rebuilt the same way on every replica.
+    res.status(200).setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache');
+    res.end(replayEvents(stored.response, raw === undefined ? -1 : Number(raw)));
   };
 }
 
