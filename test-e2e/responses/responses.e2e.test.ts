@@ -218,6 +218,15 @@ describe('conversation endpoints (openai SDK)', () => {
     await expect(client.conversations.retrieve(created.id)).rejects.toMatchObject({ status: 404, code: 'conversation_not_found' });
   });
 
+  it('a thread holds at most 4000 entries: the turn past it is refused before any vendor work', async () => {
+    const items = Array.from({ length: 3999 }, (_, index) => ({ type: 'message' as const, role: 'user' as const, content: `note ${index}` }));
+    const conversation = await client.conversations.create({ items });
+    expect(svcOf(conversation)).toMatchObject({ entries: 3999 });
+    await expect(client.responses.create({ model: MODEL, input: 'one more', conversation: conversation.id } as never)).rejects.toMatchObject({ status: 400, code: 'conversation_too_large' });
+    await expect(client.conversations.items.create(conversation.id, { items: [{ type: 'message', role: 'user', content: 'a' }, { type: 'message', role: 'user', content: 'b' }, { type: 'message', role: 'user', content: 'c' }] })).rejects.toMatchObject({ status: 400, code: 'conversation_too_large' });
+    expect(svcOf(await client.conversations.retrieve(conversation.id))).toMatchObject({ entries: 3999 });
+  });
+
   it('refuses bad metadata, retention and list parameters', async () => {
     const tooMany = Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`k${index}`, 'v']));
     await expect(client.conversations.create({ metadata: tooMany })).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'metadata' });
