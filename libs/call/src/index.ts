@@ -28,3 +28,4 @@ export { parseResponsesRequest, parseInputItems, parseMetadata, parseRetentionDa
 export { withHistory, type HistoryItem } from './responses/history';
 export { ResponsesStreamWriter, replayEvents, outputItems, responseObject, responseUsage, streamItemId, withStoredIds, type OutputItem, type ResponseHead, type ResponseStatus } from './render/responses';
 export type { Usage } from '@svc/vendors';
+export { contextWindowFor, planCompaction, itemTokens, COMPACTION_TARGET, COMPACTION_AHEAD, KEEP_RECENT_ITEMS, SUMMARY_INSTRUCTIONS } from './responses/compaction';

@@ -70,6 +70,9 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
     }
     const admission = ledger.admission;
     if (!admission) throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
+    if (policy.requireCredit && admission.free) {
+      throw new ServiceError('insufficient_credits', 'Your organization has no credit left, and this work runs on the service’s own key. Top up to continue.', { headers: admission.headers });
+    }
     // Under the Free limits max_tokens defaults to the Free plan's (spec: Limits, Free plan).
     if (admission.free && input.maxTokens === undefined) input.maxTokens = FREE_PLAN_LIMITS.max_output_tokens;
     return { callId, completionId, auto, inputTokens, route: decision, admission, byokNamed, ledger, query };

@@ -42,6 +42,11 @@ export interface CallPolicy {
   escalation?: boolean;
   /** x-sim-* headers forwarded to the simulator (only when it serves the attempt). */
   simulatorHeaders?: Record<string, string>;
+  /**
+   * The call must be paid for with credit (a compaction summary on the service's own key): an
+   * organization admission would serve on the Free limits gets 402 insufficient_credits instead.
+   */
+  requireCredit?: boolean;
   /** Ids chosen by the caller (a Responses turn or a batch line); new ones otherwise. */
   ids?: { callId: string; completionId: string };
 }

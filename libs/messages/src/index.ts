@@ -1,3 +1,4 @@
 /** The queue message schemas: the contract between publishers and consumers (noun.verb names). */
 export * from './usage';
 export * from './usage-outbox';
+export * from './conversation-compact';

@@ -15,6 +15,7 @@ import { freeTierHandler } from './public/free-tier';
 import { planHandler } from './public/plan';
 import { createResponseHandler, deleteResponseHandler, getResponseHandler } from './responses/responses.handler';
 import { conversationHandlers, type ConversationDeps } from './responses/conversations.handler';
+import type { Compactor } from './responses/compactor';
 
 export interface AppDeps {
   logger: Logger;
@@ -23,7 +24,7 @@ export interface AppDeps {
   lookupKey: (hash: string) => Promise<KeyRecord__Output>;
   chat: ChatDeps;
   /** The Responses API and conversations (the conversations service); absent: those routes answer 404. */
-  conversations?: ConversationDeps;
+  conversations?: ConversationDeps & { compactor: Compactor; compactionModel: string };
   /** Per-address limit, mounted before authentication on every /v1 route. */
   ipLimit: express.RequestHandler;
   bodyLimitBytes: number;

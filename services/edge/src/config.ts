@@ -24,6 +24,10 @@ export const edgeConfigSchema = commonSchema.extend({
   /** Image parts: size and time limits of one download. */
   IMAGE_MAX_BYTES: env.int(20 * 1024 * 1024),
   IMAGE_TIMEOUT_MS: env.int(10_000),
+  /** The fast model that writes compaction summaries (spec: Compaction; on the service's own key). */
+  COMPACTION_MODEL: env.string('vendor-3/lumen-2.5-flash-lite'),
+  /** Longest a turn waits for its compaction (the workers' conversation.compact job). */
+  COMPACTION_WAIT_MS: env.int(60_000),
 });
 
 export type EdgeConfig = z.infer<typeof edgeConfigSchema>;

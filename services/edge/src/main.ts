@@ -5,12 +5,13 @@ import { createLogger } from '@svc/logger';
 import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
 import { createAmqpClient } from '@svc/amqp';
-import { usageSettle } from '@svc/messages';
+import { conversationCompact, usageSettle } from '@svc/messages';
 import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createApp } from './app';
 import { clientErrorHandler } from './middleware/errors';
+import { createCompactor } from './responses/compactor';
 import { KeyCache } from './auth/key-cache';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'edge' });
   // One reconnecting broker connection (libs/amqp); usage records it cannot take within the
   // confirm limit go to the outbox in Postgres, then billing.Settle (libs/backends usage-sink.ts).
-  const amqp = createAmqpClient({ url: config.AMQP_URL, logger, name: 'edge', queues: [usageSettle.name] });
+  const amqp = createAmqpClient({ url: config.AMQP_URL, logger, name: 'edge', queues: [usageSettle.name, conversationCompact.name] });
   const outbox = config.DATABASE_URL ? createUsageOutbox({ databaseUrl: config.DATABASE_URL, applicationName: 'svc-edge-usage-outbox' }) : undefined;
   if (!outbox) logger.warn('DATABASE_URL is not set: no usage outbox; usage the broker cannot take goes to billing.Settle, else is held in memory');
   let usage: DurableUsageSink | undefined;
@@ -91,7 +92,12 @@ async function main(): Promise<void> {
       ownKeys,
       topupUrl: config.TOPUP_URL,
     },
-    conversations: { conversations, retentionDays: config.CONVERSATION_RETENTION_DAYS },
+    conversations: {
+      conversations,
+      retentionDays: config.CONVERSATION_RETENTION_DAYS,
+      compactor: createCompactor({ amqp, redis, logger, waitMs: config.COMPACTION_WAIT_MS }),
+      compactionModel: config.COMPACTION_MODEL,
+    },
     ipLimit: ipLimiter.middleware,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     isReady: () => ready,

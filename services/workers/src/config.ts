@@ -6,7 +6,7 @@ export const workersConfigSchema = commonSchema.extend({
   WORKERS_HOST: env.string('0.0.0.0'),
   /** HTTP /healthz and /readyz for probes. */
   WORKERS_HEALTH_PORT: env.port(8081),
-  /** Queues this replica consumes (comma-separated); scale replicas per queue. */
+  /** Queues this replica consumes (comma-separated; empty: every queue); scale replicas per queue. */
   WORKER_QUEUES: env.string(''),
   /** Router and billing addresses, Redis, the simulator, attempt limits, provider health, BYOK cache: the same as the edge's (libs/backends callConfigFields). */
   ...callConfigFields,

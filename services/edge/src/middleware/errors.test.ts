@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { ServiceError } from '@svc/errors';
+import { VendorError } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
 import { requestId } from './request-id';
 import { clientErrorHandler, errorHandler, hostRequired, notFound } from './errors';
@@ -21,6 +22,8 @@ function app() {
   application.get('/v1/down', () => {
     throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
   });
+  // A call cancelled because its client left (the pipeline's VendorError 'aborted').
+  application.get('/v1/slow', (_req, res, next) => void res.once('close', () => next(new VendorError('aborted', 'call aborted'))));
   application.use(notFound);
   application.use(errorHandler(logger as unknown as Logger));
   return application;
@@ -70,6 +73,18 @@ describe('every 5xx is logged at error level with its request id and code', () =
     const response = await fetch(`${base}/v1/down`);
     expect(response.status).toBe(503);
     expect(logger.error).toHaveBeenCalledWith('request failed', expect.objectContaining({ request_id: response.headers.get('x-request-id'), code: 'billing_unavailable', route: 'GET /v1/down' }));
+  });
+});
+
+describe('a call its client abandoned', () => {
+  it('is not logged as a failure (no 5xx: the client closed the connection)', async () => {
+    const controller = new AbortController();
+    const request = fetch(`${base}/v1/slow`, { signal: controller.signal }).then(() => 'answered', (error: Error) => error.name);
+    setTimeout(() => controller.abort(), 50);
+    expect(await request).toBe('AbortError');
+    for (let i = 0; i < 100 && logger.info.mock.calls.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logger.info).toHaveBeenCalledWith('client closed the connection before the answer; call cancelled', expect.objectContaining({ route: 'GET /v1/slow' }));
+    expect(logger.error).not.toHaveBeenCalled();
   });
 });
 

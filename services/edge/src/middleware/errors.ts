@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { ServiceError, internalError } from '@svc/errors';
+import { VendorError } from '@svc/vendors';
 import { ids } from '@svc/ids';
 import type { Logger } from '@svc/logger';
 import { trace, SpanStatusCode } from '@svc/telemetry';
@@ -32,12 +33,27 @@ function routeOf(req: Request): string {
 }
 
 /**
+ * The client closed its connection before the answer and the failure is that call being
+ * cancelled (spec: Long calls 6, a disconnect cancels the vendor call): nothing failed here and
+ * no one is left to answer. Not a 5xx (the request metric records 499).
+ */
+function abandonedByClient(error: unknown, req: Request, res: Response): boolean {
+  const cancelled = (error instanceof VendorError && error.kind === 'aborted') || (error as { name?: unknown } | undefined)?.name === 'AbortError';
+  return cancelled && !res.writableFinished && (res.destroyed || req.socket.destroyed);
+}
+
+/**
  * Renders every failure as the envelope; a 500 never carries its cause. Every 5xx is logged at
  * error level with the request id and code, so on-call staff can find it from the client's
- * x-request-id.
+ * x-request-id. A call the client abandoned is neither rendered nor logged as a failure.
  */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    if (abandonedByClient(error, req, res)) {
+      logger.info('client closed the connection before the answer; call cancelled', { request_id: res.locals.requestId, route: routeOf(req) });
+      res.end();
+      return;
+    }
     const serviceError = error instanceof ServiceError ? error : (fromRequestError((error ?? {}) as { type?: string }) ?? internalError(error));
     res.locals.errorCode = serviceError.code;
     trace.getActiveSpan()?.setAttribute('svc.error_code', serviceError.code).setStatus({ code: SpanStatusCode.ERROR, message: serviceError.code });

@@ -1,10 +1,14 @@
 import type { Request, Response } from 'express';
 import { ServiceError } from '@svc/errors';
-import { ids } from '@svc/ids';
+import { hex32, ids } from '@svc/ids';
 import type { KeyRecord__Output } from '@svc/protos';
 import type { ConversationsClient, ThreadHistory } from '@svc/backends';
 import {
+  COMPACTION_AHEAD,
+  COMPACTION_TARGET,
   ChatCall,
+  contextWindowFor,
+  planCompaction,
   ResponsesStreamWriter,
   estimateInputTokens,
   outputItems,
@@ -20,6 +24,7 @@ import {
 } from '@svc/call';
 import { requireScopes } from '../auth/authenticate';
 import { callDeps, type ChatDeps } from '../chat/chat.handler';
+import type { Compactor } from './compactor';
 import { clientFailure, SseResponse, unaryWithCommit } from '../calls/http';
 import { applyHeaders, clientSignal, forwardedSimulatorHeaders, servedHeaders, withRateLimitHeaders } from '../calls/ports';
 
@@ -27,6 +32,10 @@ export interface ResponsesDeps extends ChatDeps {
   conversations: ConversationsClient;
   /** The organization's retention when a conversation sets none (days). */
   retentionDays: number;
+  /** Summaries of what no longer fits, written by the workers (compactor.ts). */
+  compactor: Compactor;
+  /** The fast model that writes compaction summaries. */
+  compactionModel: string;
 }
 
 /** Spec (Conversation items): a thread holds at most 4000 entries or 2,000,000 estimated tokens. */
@@ -41,6 +50,8 @@ interface Turn {
   /** The conversation this turn belongs to (existing or to be created), when stored or given. */
   conversationId: string | undefined;
   createsConversation: boolean;
+  /** The history was compacted for this turn (svc.compacted). */
+  compacted: boolean;
 }
 
 /**
@@ -73,7 +84,7 @@ export function createResponseHandler(deps: ResponsesDeps) {
 }
 
 async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: ResponsesInput): Promise<Turn> {
-  const history = input.previousResponseId || input.conversationId ? await deps.conversations.buildHistory({ organization_id: key.organization_id, previous_response_id: input.previousResponseId ?? null, conversation_id: input.conversationId ?? null }) : undefined;
+  let history = input.previousResponseId || input.conversationId ? await deps.conversations.buildHistory({ organization_id: key.organization_id, previous_response_id: input.previousResponseId ?? null, conversation_id: input.conversationId ?? null }) : undefined;
   if (history && input.store) {
     // The limits are checked before any vendor work: a turn that could not be stored is not run.
     const entries = history.thread_entries + input.items.length + 1;
@@ -82,6 +93,8 @@ async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: R
       throw new ServiceError('conversation_too_large', `The conversation thread holds ${history.thread_entries} entries and about ${history.thread_token_estimate} tokens; a thread holds at most ${MAX_THREAD_ENTRIES} entries or ${MAX_THREAD_TOKENS} estimated tokens.`);
     }
   }
+  const compacted = history ? await fitContext(deps, key, input, history) : undefined;
+  if (compacted) history = compacted;
   const existing = history?.conversation_id ?? undefined;
   const conversationId = existing ?? (input.store ? ids.conversation() : undefined);
   const head: ResponseHead = {
@@ -97,12 +110,71 @@ async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: R
     maxOutputTokens: input.maxOutputTokens,
     echo: input.echo,
   };
-  return { input, head, history, conversationId, createsConversation: !existing && conversationId !== undefined };
+  return { input, head, history, conversationId, createsConversation: !existing && conversationId !== undefined, compacted: compacted !== undefined };
 }
 
-/** The svc object of a turn: the call's, with the conversation as the session. */
+/** Tokens a turn needs: its history and input, and the answer's room. */
+function neededTokens(deps: ResponsesDeps, input: ResponsesInput, items: ThreadHistory['items']): number {
+  const chat = withHistory(input.chat, items as never);
+  const named = deps.catalog.chatModel(input.chat.model);
+  return estimateInputTokens(chat) + Math.min(input.maxOutputTokens, named?.capabilities.max_output ?? input.maxOutputTokens);
+}
+
+function compactionJob(deps: ResponsesDeps, key: KeyRecord__Output, history: ThreadHistory, plan: { replaces: string[]; transcript: string }, queuedAhead: boolean) {
+  return {
+    job_id: hex32(),
+    organization_id: key.organization_id,
+    conversation_id: history.conversation_id as string,
+    head_response_id: history.parent_response_id,
+    key: { ...key } as Record<string, unknown>,
+    model: deps.compactionModel,
+    replaces: plan.replaces,
+    transcript: plan.transcript,
+    queued_ahead: queuedAhead,
+  };
+}
+
+/**
+ * Spec (Compaction): when the stored history plus the turn does not fit the serving model's
+ * context window, the oldest part is summarized (on the workers) and the turn continues with the
+ * summary in its place; with compaction off, 400 context_length_exceeded with the numbers.
+ * Returns the new history when it compacted, undefined when the turn fits as it is.
+ */
+async function fitContext(deps: ResponsesDeps, key: KeyRecord__Output, input: ResponsesInput, history: ThreadHistory): Promise<ThreadHistory | undefined> {
+  const window = contextWindowFor(deps.catalog, input.chat.model);
+  const needed = neededTokens(deps, input, history.items);
+  if (needed <= window) return undefined;
+  const refuse = (reason: string) =>
+    new ServiceError('context_length_exceeded', `The conversation's history and this turn need about ${needed} tokens; the model's context window is ${window}. ${reason}`);
+  if (input.compaction === 'off') throw refuse('Compaction is off (svc.compaction).');
+  const turnTokens = needed - history.history_token_estimate;
+  const plan = history.conversation_id ? planCompaction(history.items as never, Math.floor(window * COMPACTION_TARGET) - turnTokens) : undefined;
+  if (!plan) throw refuse('Compaction cannot make enough room: the turn itself is too large.');
+  const result = await deps.compactor.compact(compactionJob(deps, key, history, plan, false));
+  if (result.status === 'failed') throw new ServiceError(result.code as never, result.message);
+  const compacted = await deps.conversations.buildHistory({ organization_id: key.organization_id, previous_response_id: input.previousResponseId ?? null, conversation_id: input.conversationId ?? null });
+  const after = neededTokens(deps, input, compacted.items);
+  if (after > window) throw refuse(`Even after compaction the turn needs about ${after} tokens.`);
+  return compacted;
+}
+
+/** A thread whose history nears the window gets its summary written ahead, so the next turn does not wait. */
+function compactAhead(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn, threadTokens: number): void {
+  const window = contextWindowFor(deps.catalog, turn.input.chat.model);
+  if (!Number.isFinite(window) || threadTokens < window * COMPACTION_AHEAD || turn.input.compaction === 'off') return;
+  void deps.conversations
+    .buildHistory({ organization_id: key.organization_id, previous_response_id: turn.head.id, conversation_id: null })
+    .then((history) => {
+      if (history.history_token_estimate < window * COMPACTION_AHEAD) return;
+      const plan = planCompaction(history.items as never, Math.floor(window * COMPACTION_TARGET));
+      if (plan) deps.compactor.queueAhead(compactionJob(deps, key, history, plan, true));
+    })
+    .catch((error: unknown) => deps.logger.warn('compaction ahead skipped', { err: error }));
+}
+
+/** The svc object of a turn: the call's, with the conversation as the session, and compacted when it was. */
 function turnSvc(svc: Record<string, unknown>, turn: Turn): Record<string, unknown> {
-  return turn.conversationId ? { ...svc, session_id: turn.conversationId } : svc;
+  return { ...svc, ...(turn.conversationId ? { session_id: turn.conversationId } : {}), ...(turn.compacted ? { compacted: true } : {}) };
 }
 
 /**
@@ -122,6 +194,7 @@ async function storeTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn
     response,
   });
   const stored = { ...completed.response, output: withStoredIds(output, completed.output_ids) };
+  compactAhead(deps, key, turn, completed.thread_token_estimate);
   return { response: stored, deleteAfter: completed.delete_after_response };
 }
 
