@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-require('./ts-hook.cjs');
+require('../training/ts-hook.cjs');
 const { loadClassifier } = require('../src/classifier/index.ts');
-const { readCorpus } = require('../src/classifier/corpus.ts');
+const { readCorpus } = require('../training/corpus.ts');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));

@@ -14,6 +14,7 @@
 //
 // Needs Redis at REDIS_URL (default redis://127.0.0.1:6379/0). Keys go under a prefix of
 // their own and are deleted at the end.
+import { readFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -42,9 +43,9 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [
 
 // ---- 1. classification in process ---------------------------------------------------------
 const { loadClassifier } = require(join(serviceDir, 'dist/classifier/index.js'));
-const { readCorpus } = require(join(serviceDir, 'dist/classifier/corpus.js'));
 const classifier = loadClassifier();
-const rows = readCorpus(join(serviceDir, 'data/corpus.jsonl'));
+// The corpus's prompts as sample inputs (training code is not in the build: read the JSONL directly).
+const rows = readFileSync(join(serviceDir, 'data/corpus.jsonl'), 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
 const routeMessages = (row) => {
   const messages = [{ role: 'user', text: row.text }];
   if (row.tool_result !== undefined) messages.push({ role: 'assistant', text: '[tool call]' }, { role: 'tool', text: row.tool_result });

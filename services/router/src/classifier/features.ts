@@ -1,5 +1,5 @@
 /**
- * Feature extraction for the router classifier. Training (scripts/train.mjs) and inference
+ * Feature extraction for the router classifier. Training (training/run-training.mjs) and inference
  * (index.ts) both go through this module, so a request is always featurized exactly the way
  * the corpus was.
  *

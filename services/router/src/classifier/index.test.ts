@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_WEIGHTS_PATH, TASK_TYPES, loadClassifier } from './index';
-import { readCorpus, rowInput, rowsOf, splitCorpus } from './corpus';
+import { readCorpus, rowInput, rowsOf, splitCorpus } from '../../training/corpus';
 import { deserializeWeights, WeightsFile } from './model';
-import { evaluate } from './train';
+import { evaluate } from '../../training/train';
 
 const DATA = resolve(__dirname, '..', '..', 'data');
 const CORPUS = resolve(DATA, 'corpus.jsonl');

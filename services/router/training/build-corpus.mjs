@@ -11,14 +11,14 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Rng, fnv, clamp, genericSystem, AGENT_SYSTEMS } from './corpus/lib.mjs';
-import { PHRASES, FRAMES as PHRASE_FRAMES } from './corpus/phrases.mjs';
-import * as code from './corpus/code.mjs';
-import * as agent from './corpus/agent.mjs';
-import * as data from './corpus/data.mjs';
-import * as writing from './corpus/writing.mjs';
-import * as knowledge from './corpus/knowledge.mjs';
-import * as ops from './corpus/ops.mjs';
+import { Rng, fnv, clamp, genericSystem, AGENT_SYSTEMS } from './generators/lib.mjs';
+import { PHRASES, FRAMES as PHRASE_FRAMES } from './generators/phrases.mjs';
+import * as code from './generators/code.mjs';
+import * as agent from './generators/agent.mjs';
+import * as data from './generators/data.mjs';
+import * as writing from './generators/writing.mjs';
+import * as knowledge from './generators/knowledge.mjs';
+import * as ops from './generators/ops.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));

@@ -4,7 +4,7 @@
  * rows training never saw.
  */
 import { readFileSync } from 'node:fs';
-import { FeatureInput } from './features';
+import { FeatureInput } from '../src/classifier/features';
 
 export interface CorpusRow {
   /** The last user message. */

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { CorpusRow, readCorpus, rowsOf, splitCorpus, templateHoldout } from './corpus';
-import { TASK_TYPES } from './model';
+import { TASK_TYPES } from '../src/classifier/model';
 import { DEFAULT_TRAIN_OPTIONS, encode, expectedCalibrationError, trainWeights } from './train';
 
-const rows = readCorpus(resolve(__dirname, '..', '..', 'data', 'corpus.jsonl'));
+const rows = readCorpus(resolve(__dirname, '..', 'data', 'corpus.jsonl'));
 
 describe('corpus', () => {
   it('has many examples of every kind of work and only known labels', () => {

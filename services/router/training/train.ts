@@ -1,17 +1,17 @@
 /**
  * Training and evaluation of the router classifier. Pure and deterministic: the same rows,
- * options and seed always give bit-identical weights. scripts/train.mjs does the file I/O.
+ * options and seed always give bit-identical weights. training/run-training.mjs does the file I/O.
  *
  * All three heads share the hashed features and are trained together by AdaGrad with L2:
  * softmax cross-entropy for kind of work and for difficulty (five classes, decoded as the
  * median), logistic loss for stakes.
  */
-import { FEATURE_DIM, SparseVector, extractFeatures, newSparseVector } from './features';
+import { FEATURE_DIM, SparseVector, extractFeatures, newSparseVector } from '../src/classifier/features';
 import { CorpusRow, rowInput } from './corpus';
 import {
   DIFFICULTY_OFFSET, Model, N_DIFFICULTY, N_TASK, OUTPUTS, STAKES_OFFSET, TASK_OFFSET, TASK_TYPES, sigmoid,
-} from './model';
-import { predict, taskLogits } from './predict';
+} from '../src/classifier/model';
+import { predict, taskLogits } from '../src/classifier/predict';
 
 export interface TrainOptions {
   seed: number;

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 require('./ts-hook.cjs');
-const { readCorpus, splitCorpus, rowsOf, templateHoldout } = require('../src/classifier/corpus.ts');
-const { trainWeights, fitTemperature, evaluate, DEFAULT_TRAIN_OPTIONS } = require('../src/classifier/train.ts');
+const { readCorpus, splitCorpus, rowsOf, templateHoldout } = require('./corpus.ts');
+const { trainWeights, fitTemperature, evaluate, DEFAULT_TRAIN_OPTIONS } = require('./train.ts');
 const { serializeWeights, deserializeWeights } = require('../src/classifier/model.ts');
 const { FEATURE_VERSION } = require('../src/classifier/features.ts');
 
