@@ -255,6 +255,20 @@ async function processItems<P>(session: Session<P>, items: Array<Item<P>>, invok
   }
 }
 
+/** Consumes the queue: every valid delivery becomes an item for `onItem`; a broker cancel is reported. */
+async function subscribe<S extends z.ZodType>(channel: ConfirmChannel, definition: MessageDefinition<S>, session: Session<z.infer<S>>, options: ConsumeOptions<z.infer<S>>, onItem: (item: Item<z.infer<S>>) => void): Promise<string> {
+  const { consumerTag } = await channel.consume(definition.name, (message) => {
+    if (!message) {
+      options.logger.warn('consumer cancelled by the broker', { queue: definition.name });
+      options.onBrokerCancel?.();
+      return;
+    }
+    const item = receive(session, definition, message);
+    if (item) onItem(item);
+  });
+  return consumerTag;
+}
+
 /**
  * Consumes one message at a time per delivery (up to `prefetch` in flight) and acks after the
  * handler finished. A dependency outage holds the message and retries it with backoff; another
@@ -267,14 +281,7 @@ export async function consume<S extends z.ZodType>(channel: ConfirmChannel, defi
   const inFlight = new Set<Promise<void>>();
   const invoke = ([item]: Array<Item<z.infer<S>>>) => context.with(trace.setSpan(context.active(), item!.span), () => handler(item!.payload, item!.message));
   await channel.prefetch(options.prefetch ?? 16);
-  const { consumerTag } = await channel.consume(definition.name, (message) => {
-    if (!message) {
-      options.logger.warn('consumer cancelled by the broker', { queue: definition.name });
-      options.onBrokerCancel?.();
-      return;
-    }
-    const item = receive(session, definition, message);
-    if (!item) return;
+  const consumerTag = await subscribe(channel, definition, session, options, (item) => {
     const work = processItems(session, [item], invoke);
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
@@ -338,14 +345,7 @@ export async function consumeBatch<S extends z.ZodType>(channel: ConfirmChannel,
   };
 
   await channel.prefetch(maxBatch * 2);
-  const { consumerTag } = await channel.consume(definition.name, (message) => {
-    if (!message) {
-      options.logger.warn('consumer cancelled by the broker', { queue: definition.name });
-      options.onBrokerCancel?.();
-      return;
-    }
-    const item = receive(session, definition, message);
-    if (!item) return;
+  const consumerTag = await subscribe(channel, definition, session, options, (item) => {
     pending.push(item);
     if (pending.length >= maxBatch) void flush();
     else if (!timer) timer = setTimeout(() => void flush(), maxWaitMs);

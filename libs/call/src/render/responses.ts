@@ -1,4 +1,5 @@
 import type { ChatResult, Usage } from '@svc/vendors';
+import type { ResponseEcho } from '../request/responses-request';
 
 /**
  * The Responses API's shapes (spec: Response object, Responses stream): the response object from
@@ -21,15 +22,7 @@ export interface ResponseHead {
   store: boolean;
   background: boolean;
   maxOutputTokens: number | null;
-  echo: {
-    tools: Array<Record<string, unknown>>;
-    toolChoice: unknown;
-    parallelToolCalls: boolean;
-    temperature?: number;
-    topP?: number;
-    text?: Record<string, unknown>;
-    reasoning?: Record<string, unknown>;
-  };
+  echo: ResponseEcho;
 }
 
 export type ResponseStatus = 'completed' | 'incomplete' | 'failed' | 'queued' | 'cancelled' | 'in_progress';

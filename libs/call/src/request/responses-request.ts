@@ -39,15 +39,18 @@ export interface ResponsesInput {
   /** svc.compaction */
   compaction: 'auto' | 'off';
   /** What the response object echoes as applied (spec: Response object). */
-  echo: {
-    tools: Array<Record<string, unknown>>;
-    toolChoice: unknown;
-    parallelToolCalls: boolean;
-    temperature?: number;
-    topP?: number;
-    text?: Record<string, unknown>;
-    reasoning?: Record<string, unknown>;
-  };
+  echo: ResponseEcho;
+}
+
+/** The request fields a response object echoes as applied. */
+export interface ResponseEcho {
+  tools: Array<Record<string, unknown>>;
+  toolChoice: unknown;
+  parallelToolCalls: boolean;
+  temperature?: number;
+  topP?: number;
+  text?: Record<string, unknown>;
+  reasoning?: Record<string, unknown>;
 }
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
