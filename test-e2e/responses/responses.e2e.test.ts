@@ -107,6 +107,20 @@ describe('POST /v1/responses and the stored turn (openai SDK)', () => {
     expect(svcOf(response).ignored_parameters).toEqual(['truncation', 'user']);
   });
 
+  it('rate-limit headers on every responses response; 402 at zero balance before any vendor work', async () => {
+    const created = await client.responses.create({ model: MODEL, input: 'Headers.' });
+    for (const response of [
+      await fetch(`${state.baseUrl}/responses/${created.id}`, { headers: { authorization: `Bearer ${state.apiKey}` } }),
+      await fetch(`${state.baseUrl}/responses/resp_0123456789abcdef0123456789abcdef`, { headers: { authorization: `Bearer ${state.apiKey}` } }),
+    ]) {
+      expect(response.headers.get('x-ratelimit-limit-requests')).toMatch(/^\d+$/);
+      expect(response.headers.get('x-ratelimit-remaining-tokens')).toMatch(/^\d+$/);
+    }
+    const broke = newOrganization({ credit: '0', orgFlags: ['--stop-at-zero'] });
+    const client402 = new OpenAI({ baseURL: state.baseUrl, apiKey: broke.apiKey, maxRetries: 0 });
+    await expect(client402.responses.create({ model: MODEL, input: 'No credit.' })).rejects.toMatchObject({ status: 402, code: 'insufficient_credits' });
+  });
+
   it("another organization's response and conversation ids are not found", async () => {
     const mine = await client.responses.create({ model: MODEL, input: 'Private.' });
     const other = newOrganization();

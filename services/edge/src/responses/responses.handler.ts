@@ -23,6 +23,7 @@ import {
   type Usage,
 } from '@svc/call';
 import { requireScopes } from '../auth/authenticate';
+import { keyLimitsOf } from '../limits/key-limits';
 import { callDeps, type ChatDeps } from '../chat/chat.handler';
 import type { Compactor } from './compactor';
 import { clientFailure, SseResponse, unaryWithCommit } from '../calls/http';
@@ -288,10 +289,26 @@ async function streamTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Tur
   }
 }
 
-/** GET /v1/responses/{id} (scope conversations). */
-export function getResponseHandler(deps: Pick<ResponsesDeps, 'conversations'>) {
+/**
+ * RULINGS 6: every responses response carries the key's rate-limit headers once the key is known
+ * (read without taking anything: reading a stored response is not a model call).
+ */
+function withKeyHeaders(deps: Pick<ResponsesDeps, 'keyLimiter'>, handler: (req: Request, res: Response, key: KeyRecord__Output) => Promise<void>) {
   return async (req: Request, res: Response): Promise<void> => {
     const key = res.locals.key as KeyRecord__Output;
+    try {
+      applyHeaders(res, await deps.keyLimiter.peek(key.key_id, keyLimitsOf(key)));
+      await handler(req, res, key);
+    } catch (error) {
+      await withRateLimitHeaders(deps.keyLimiter, key, error, res);
+      throw error;
+    }
+  };
+}
+
+/** GET /v1/responses/{id} (scope conversations). */
+export function getResponseHandler(deps: Pick<ResponsesDeps, 'conversations' | 'keyLimiter'>) {
+  return withKeyHeaders(deps, async (req, res, key) => {
     requireScopes(key, ['conversations']);
     const stream = req.query.stream;
     if (stream !== undefined && stream !== 'true' && stream !== 'false') throw new ServiceError('invalid_value', "'stream' must be true or false.", { param: 'stream' });
@@ -306,14 +323,13 @@ export function getResponseHandler(deps: Pick<ResponsesDeps, 'conversations'>) {
     res.status(200).setHeader('content-type', 'text/event-stream; charset=utf-8');
     res.setHeader('cache-control', 'no-cache');
     res.end(replayEvents(stored.response, raw === undefined ? -1 : Number(raw)));
-  };
+  });
 }
 
 /** DELETE /v1/responses/{id} (scope conversations): the turn and everything after it on its thread. */
-export function deleteResponseHandler(deps: Pick<ResponsesDeps, 'conversations'>) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const key = res.locals.key as KeyRecord__Output;
+export function deleteResponseHandler(deps: Pick<ResponsesDeps, 'conversations' | 'keyLimiter'>) {
+  return withKeyHeaders(deps, async (req, res, key) => {
     requireScopes(key, ['conversations']);
     res.status(200).json(await deps.conversations.deleteResponse({ organization_id: key.organization_id, response_id: String(req.params.id) }));
-  };
+  });
 }
