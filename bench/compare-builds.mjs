@@ -11,13 +11,9 @@
 // `.svc/tools/node_modules/.bin/pnpm install --offline && npx tsc -b` (or `node scripts/setup.mjs`).
 // The current checkout is "after". Both use the test database; each fleet gets its own RabbitMQ
 // vhost and Redis key prefix.
-import { createServer } from 'node:http';
-import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Agent } from 'undici';
-import { benchEnv, root, summarize, ms, timedPost } from './lib.mjs';
+import { bootSideBySide, otlpSink, root, summarize, ms, timedPost } from './lib.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 1000);
@@ -25,7 +21,6 @@ if (!args.before) {
   process.stderr.write('usage: node bench/compare-builds.mjs --before <checkout> [--requests 1000]\n');
   process.exit(2);
 }
-const require = createRequire(import.meta.url);
 const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
 const namedBody = JSON.stringify({ model: 'vendor-1/orion-mini-5', max_tokens: 16, messages: [{ role: 'user', content: 'benchmark' }] });
 const autoBody = JSON.stringify({ model: 'auto', max_tokens: 16, messages: [{ role: 'user', content: 'Summarize the following paragraph in one sentence: the committee met twice and agreed on the budget.' }] });
@@ -33,47 +28,14 @@ const directBody = JSON.stringify({ model: 'orion-mini-5', max_completion_tokens
 
 const timed = (url, headers, payload) => timedPost(dispatcher, url, headers, payload);
 
-/** An OTLP/HTTP receiver that reads every export and answers 200, counting spans' requests. */
-async function otlpSink() {
-  let exports = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      exports += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  return { url: `http://127.0.0.1:${server.address().port}`, exports: () => exports, close: () => new Promise((done) => server.close(done)) };
-}
-
 async function boot(label, checkout, telemetry, sinkUrl) {
-  const { startFleet, freePort, SERVICE_NAMES } = require(join(checkout, 'libs/fleet/dist/index.js'));
-  const vhost = `svc_bench_${label}_${process.pid}`;
-  execFileSync('rabbitmqctl', ['add_vhost', vhost], { stdio: 'ignore' });
-  execFileSync('rabbitmqctl', ['set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'], { stdio: 'ignore' });
-  const env = { ...benchEnv, AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}`, REDIS_KEY_PREFIX: `svcbench:${label}:${process.pid}:` };
-  if (telemetry) {
-    delete env.OTEL_SDK_DISABLED;
-    env.OTEL_EXPORTER_OTLP_ENDPOINT = sinkUrl;
-  }
-  const serviceEnv = {};
-  if (telemetry) for (const service of SERVICE_NAMES) serviceEnv[service] = { METRICS_PORT: String(await freePort()) };
-  const logDir = join(root, '.svc', 'logs', `bench-${label}`);
-  mkdirSync(logDir, { recursive: true });
-  const fleet = await startFleet({ root: checkout, env, serviceEnv, logDir, restart: false });
-  const admin = (...rest) => JSON.parse(execFileSync(process.execPath, [join(checkout, 'services/billing/dist/cli/admin.js'), ...rest, '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim());
-  const org = admin('org', 'create', '--name', `bench-${label}-${process.pid}`, '--plan', 'paid', '--credit', '100000000000');
-  const key = admin('key', 'create', '--org', org.organization_id, '--rpm', '1000000', '--tpm', '1000000000');
+  const booted = await bootSideBySide({ label, checkout, telemetry, sinkUrl });
   return {
     label,
-    url: `${fleet.baseUrl}/chat/completions`,
-    directUrl: `http://127.0.0.1:${fleet.ports.vendorSim}/v1/chat/completions`,
-    headers: { authorization: `Bearer ${key.key}` },
-    stop: async () => {
-      await fleet.stop();
-      execFileSync('rabbitmqctl', ['delete_vhost', vhost], { stdio: 'ignore' });
-    },
+    url: `${booted.fleet.baseUrl}/chat/completions`,
+    directUrl: `http://127.0.0.1:${booted.fleet.ports.vendorSim}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${booted.apiKey}` },
+    stop: booted.stop,
   };
 }
 

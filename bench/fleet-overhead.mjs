@@ -6,7 +6,7 @@
 //
 //   node bench/fleet-overhead.mjs [--requests 2000] [--rates 250,500,1000,1500,2000]
 import { Agent, request } from 'undici';
-import { bootFleet, summarize, ms, timedPost } from './lib.mjs';
+import { atRate, bootFleet, summarize, ms, timedPost } from './lib.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 2000);
@@ -25,24 +25,6 @@ async function firstByte(url, headers, payload) {
   for await (const _chunk of response.body) at ??= Number(process.hrtime.bigint() - started) / 1e6;
   if (at === undefined) throw new Error('empty stream');
   return at;
-}
-
-async function atRate(rate, seconds, call) {
-  const total = Math.round(rate * seconds);
-  const interval = 1000 / rate;
-  const latencies = [];
-  let errors = 0;
-  const started = performance.now();
-  const pending = [];
-  for (let i = 0; i < total; i += 1) {
-    const due = started + i * interval;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(call().then((latency) => latencies.push(latency), () => (errors += 1)));
-  }
-  await Promise.all(pending);
-  const elapsed = (performance.now() - started) / 1000;
-  return { ...summarize(latencies), errors, achieved: latencies.length / elapsed };
 }
 
 async function main() {

@@ -1,14 +1,16 @@
 // `npm run bench [-- name ...]`: runs the benchmarks one after another (all of them, or the named
-// ones: edge-checks, fleet-overhead, billing), each in its own process. See bench/README.md.
+// ones: deployed, edge-checks, fleet-overhead, billing, responses, background, public; soak only when named), each in its own process. See bench/README.md.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const ALL = ['edge-checks', 'fleet-overhead', 'billing'];
+const ALL = ['deployed', 'edge-checks', 'fleet-overhead', 'billing', 'responses', 'background', 'public', 'batches'];
+// Named only: ten minutes long.
+const ON_REQUEST = ['soak'];
 const dir = new URL('.', import.meta.url).pathname;
 const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 let failed = 0;
 for (const name of names) {
-  if (!ALL.includes(name)) {
+  if (!ALL.includes(name) && !ON_REQUEST.includes(name)) {
     process.stderr.write(`bench: unknown benchmark "${name}" (one of ${ALL.join(', ')})\n`);
     process.exit(2);
   }

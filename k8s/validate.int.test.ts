@@ -58,7 +58,7 @@ const GRPC_PORTS: Record<string, number> = { router: 50051, billing: 50052, conv
 const HTTP_PROBED = ['edge', 'workers', 'vendor-sim'];
 const POSTGRES_USERS = ['billing', 'conversations', 'batch', 'workers'];
 const AUTOSCALED = ['edge', 'router', 'billing', 'conversations', 'workers'];
-const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'BYOK_ENCRYPTION_KEY', ...Array.from({ length: 8 }, (_, i) => `VENDOR_${i + 1}_API_KEY`)];
+const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'BYOK_ENCRYPTION_KEY', 'FILES_ENCRYPTION_KEY', ...Array.from({ length: 8 }, (_, i) => `VENDOR_${i + 1}_API_KEY`)];
 const CLUSTER_SCOPED = new Set(['Namespace']);
 
 interface Target {
@@ -262,9 +262,9 @@ describe.each(TARGETS)('kubectl kustomize k8s/$dir', (target) => {
       }
       for (const [key, value] of values) {
         // BYOK_ENCRYPTION_KEY is base64 itself: look at what it encodes.
-        const plain = key === 'BYOK_ENCRYPTION_KEY' ? Buffer.from(value, 'base64').toString('utf8') : value;
+        const plain = key === 'BYOK_ENCRYPTION_KEY' || key === 'FILES_ENCRYPTION_KEY' ? Buffer.from(value, 'base64').toString('utf8') : value;
         if (!plain.includes('dev-only-change-me')) problems.push(`${id(secret)}: ${key} is not an obviously fake value`);
-        if (key === 'BYOK_ENCRYPTION_KEY' && Buffer.from(value, 'base64').length !== 32) problems.push(`${id(secret)}: BYOK_ENCRYPTION_KEY is not 32 bytes`);
+        if ((key === 'BYOK_ENCRYPTION_KEY' || key === 'FILES_ENCRYPTION_KEY') && Buffer.from(value, 'base64').length !== 32) problems.push(`${id(secret)}: ${key} is not 32 bytes`);
       }
     }
     expect(problems).toEqual([]);

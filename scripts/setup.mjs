@@ -25,11 +25,17 @@ function run(command, args, options = {}) {
   return result;
 }
 
-/** The environments: development data and the isolated test data (own database, vhost, prefix). */
+/**
+ * The environments: development data and the isolated test data (own database, vhost, prefix).
+ * SVC_TEST_SUFFIX (letters, digits, _) gives a checkout test environments of its own, so two
+ * checkouts' test runs on one machine never share a database (scripts/jest-integration-env.js
+ * and test-e2e/support/global-setup.ts read it too).
+ */
+const testSuffix = /^[a-z0-9_]*$/.test(process.env.SVC_TEST_SUFFIX ?? '') ? (process.env.SVC_TEST_SUFFIX ?? '') : '';
 export const environments = {
   development: { database: 'svc', vhost: 'svc', keyPrefix: 'svc:' },
-  test: { database: 'svc_test', vhost: 'svc_test', keyPrefix: 'svctest:' },
-  e2e: { database: 'svc_e2e', vhost: 'svc_e2e', keyPrefix: 'svce2e:' },
+  test: { database: `svc_test${testSuffix}`, vhost: `svc_test${testSuffix}`, keyPrefix: `svctest${testSuffix}:` },
+  e2e: { database: `svc_e2e${testSuffix}`, vhost: `svc_e2e${testSuffix}`, keyPrefix: `svce2e${testSuffix}:` },
 };
 
 export const servers = {
@@ -44,6 +50,19 @@ export const servers = {
  */
 export function developmentByokKey() {
   const file = join(root, '.svc', 'byok-encryption-key');
+  if (!existsSync(file)) {
+    mkdirSync(join(root, '.svc'), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * The development environment's FILES_ENCRYPTION_KEY (32 random bytes, base64), made once and kept
+ * in .svc/files-encryption-key so files uploaded in development open after a restart.
+ */
+export function developmentFilesKey() {
+  const file = join(root, '.svc', 'files-encryption-key');
   if (!existsSync(file)) {
     mkdirSync(join(root, '.svc'), { recursive: true });
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
@@ -110,6 +129,36 @@ export function ensureVhost(vhost) {
   execFileSync('rabbitmqctl', ['set_permissions', '-p', vhost, servers.amqp.user, '.*', '.*', '.*'], { stdio: 'ignore' });
 }
 
+const processAlive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+
+/**
+ * Test runs, chaos fleets and benchmarks make RabbitMQ vhosts named after their process
+ * (`svc_e2e_<pid>`, `svc_e2e_chaos_<name>_<pid>_…`, `svc_bench_<pid>`, …) and remove them when they
+ * end; a run that was killed leaves its vhost behind, and each one holds broker file descriptors
+ * (dozens of them make new connections time out). Removes those whose process is gone.
+ */
+export function removeStaleVhosts() {
+  const list = spawnSync('rabbitmqctl', ['list_vhosts', '--quiet', '--no-table-headers'], { encoding: 'utf8', timeout: 60_000 });
+  if (list.status !== 0) return;
+  const stale = list.stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((vhost) => /^svc_(e2e|bench)_/.test(vhost))
+    .filter((vhost) => {
+      const pid = vhost.split(/[_-]/).slice(2).find((part) => /^\d+$/.test(part));
+      return pid !== undefined && !processAlive(Number(pid));
+    });
+  for (const vhost of stale) spawnSync('rabbitmqctl', ['delete_vhost', vhost], { stdio: 'ignore', timeout: 60_000 });
+  if (stale.length > 0) log(`removed ${stale.length} RabbitMQ vhost(s) left by runs that were killed`);
+}
+
 export function migrate(env) {
   run(process.execPath, [join(root, 'libs/db/dist/migrate-cli.js'), '--create-database'], { env, quiet: true });
 }
@@ -117,6 +166,24 @@ export function migrate(env) {
 export function seedDevelopment(env, baseUrl) {
   const result = run(process.execPath, [join(root, 'services/billing/dist/cli/admin.js'), 'seed-dev', '--write-env', join(root, '.svc', 'dev.env'), '--base-url', baseUrl, '--json'], { env, quiet: true });
   return JSON.parse(result.stdout.toString().trim().split('\n').pop());
+}
+
+/** Where the browser tests find Chromium (Debian's package). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * The browser tests drive Debian's Chromium: installed with apt-get where it is missing (as root,
+ * or with passwordless sudo). When it cannot be installed the browser tests fail saying so.
+ */
+export function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const apt = (args) => spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['-n', 'apt-get', ...args], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  log('installing Chromium for the browser tests (apt-get install chromium)');
+  if (apt(['install', '-y', '-q', 'chromium']).status !== 0) {
+    apt(['update', '-q']);
+    if (apt(['install', '-y', '-q', 'chromium']).status !== 0) log(`Chromium could not be installed; the browser tests will fail until ${CHROMIUM} exists (apt-get install chromium)`);
+  }
 }
 
 /** Everything up to a migrated database for each named environment. */
@@ -128,6 +195,8 @@ export async function setup({ environmentsToPrepare }) {
   generate();
   build();
   await checkServers();
+  if (environmentsToPrepare.includes('e2e')) ensureChromium();
+  removeStaleVhosts();
   for (const name of environmentsToPrepare) {
     ensureVhost(environments[name].vhost);
     migrate(envFor(name));

@@ -3,7 +3,7 @@
 // base URL and a working API key (also written to .svc/dev.env).
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { setup, envFor, root, seedDevelopment, developmentByokKey } from './setup.mjs';
+import { setup, envFor, root, seedDevelopment, developmentByokKey, developmentFilesKey } from './setup.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -11,7 +11,7 @@ async function main() {
   await setup({ environmentsToPrepare: ['development'] });
   const port = Number(process.env.EDGE_PORT ?? 8080);
   const baseUrl = `http://127.0.0.1:${port}/v1`;
-  const env = { BYOK_ENCRYPTION_KEY: developmentByokKey(), ...process.env, ...envFor('development'), NODE_ENV: 'development', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+  const env = { BYOK_ENCRYPTION_KEY: developmentByokKey(), FILES_ENCRYPTION_KEY: developmentFilesKey(), ...process.env, ...envFor('development'), NODE_ENV: 'development', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
   const seeded = seedDevelopment(env, baseUrl);
   const { startFleet } = require(join(root, 'libs/fleet/dist/index.js'));
   // `npm start -- --replicas N`: N edges behind a local round-robin balancer on the edge port,

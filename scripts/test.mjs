@@ -13,6 +13,9 @@ async function main() {
   rmSync(report, { force: true });
   const args = [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${report}`, ...process.argv.slice(2)];
   if (process.env.CI) args.push('--ci');
+  // The report is written when the run ends; a handle a test left open must not hold CI open
+  // (find it with `npx jest --detectOpenHandles <path>`).
+  args.push('--forceExit');
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
   let passed = 0;
   let failed = 0;

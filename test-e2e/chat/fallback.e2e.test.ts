@@ -37,11 +37,16 @@ describe('fallback policies (svc.fallback / x-svc-fallback)', () => {
     expect(result.json.svc.vendor).toBe('vendor-1');
   });
 
-  it('none gives 503 no_provider_available when the named model cannot serve the request', async () => {
-    const result = await call(state.baseUrl, { 'x-svc-fallback': 'none' }, { model: 'vendor-8/decision-1.13.0', tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] });
-    expect(result.status).toBe(503);
-    expect(result.json.error).toMatchObject({ code: 'no_provider_available', type: 'server_error' });
-    expect(result.headers.get('retry-after')).toBe('5');
+  it.each(['none', 'cross_vendor'])('a named model that cannot do what is asked is 400 unsupported_for_model naming the field, never swapped (fallback %s)', async (fallback) => {
+    const result = await call(state.baseUrl, { 'x-svc-fallback': fallback }, { model: 'vendor-8/decision-1.13.0', tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] });
+    expect(result.status).toBe(400);
+    expect(result.json.error).toMatchObject({ code: 'unsupported_for_model', type: 'invalid_request_error', param: 'tools' });
+  });
+
+  it('svc.vendors never takes away the named model itself', async () => {
+    const result = await call(state.baseUrl, {}, { svc: { vendors: ['vendor-7'] } });
+    expect(result.status).toBe(200);
+    expect(result.json.svc).toMatchObject({ vendor: 'vendor-1', model_served: MODEL });
   });
 
   it('at most 3 attempts, then the vendor error', async () => {

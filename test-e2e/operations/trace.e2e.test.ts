@@ -172,19 +172,16 @@ function rabbitmqctl(...args: string[]): void {
   execFileSync('rabbitmqctl', args, { stdio: 'ignore' });
 }
 
-describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the test)', () => {
-  const receiver = new Receiver();
-  const run = `${process.pid}-${Date.now().toString(36)}`;
-  // A vhost of its own: on the shared e2e vhost another fleet's billing (exporting nowhere)
-  // could take this fleet's usage.settle messages.
+/**
+ * A fleet of the test's own exporting to `receiver` (its own vhost and Redis prefix: on the shared
+ * e2e vhost another fleet's billing, exporting nowhere, could take its usage.settle messages), an
+ * organization and a key; started in beforeAll, stopped in afterAll.
+ */
+function traceFleet(receiver: Receiver, extraEnv: Record<string, string> = {}) {
+  const run = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const vhost = `svc_e2e_trace_${run.replace(/-/g, '_')}`;
-  const logDir = join(ROOT, '.svc', 'logs', `e2e-trace-${run}`);
-  let fleet: Fleet | undefined;
+  const state = { logDir: join(ROOT, '.svc', 'logs', `e2e-trace-${run}`), fleet: undefined as Fleet | undefined, apiKey: '', organizationId: '', keyId: '' };
   let vhostCreated = false;
-  let env: Record<string, string>;
-  let apiKey: string;
-  let organizationId: string;
-  let keyId: string;
 
   beforeAll(async () => {
     const port = await receiver.start();
@@ -194,7 +191,7 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
     const shared = fleetState().env;
     const amqpUrl = new URL(shared.AMQP_URL);
     amqpUrl.pathname = `/${vhost}`;
-    env = {
+    const env = {
       ...shared,
       AMQP_URL: amqpUrl.toString(),
       REDIS_KEY_PREFIX: `svce2e:trace:${run}:`,
@@ -202,29 +199,36 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
       HEALTH_FAILURE_THRESHOLD: '1000000',
       IP_RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'warn',
+      ...extraEnv,
     };
-    fleet = await startFleet({ root: ROOT, env, logDir, restart: false });
+    state.fleet = await startFleet({ root: ROOT, env, logDir: state.logDir, restart: false });
     const org = adminWithEnv<{ organization_id: string }>(env, 'org', 'create', '--name', `e2e-trace-${run}`, '--plan', 'paid', '--credit', '10000000');
     const key = adminWithEnv<{ key: string; key_id: string }>(env, 'key', 'create', '--org', org.organization_id);
-    organizationId = org.organization_id;
-    apiKey = key.key;
-    keyId = key.key_id;
+    state.organizationId = org.organization_id;
+    state.apiKey = key.key;
+    state.keyId = key.key_id;
   }, 180_000);
 
   afterAll(async () => {
-    await fleet?.stop();
+    await state.fleet?.stop();
     await receiver.stop();
     if (vhostCreated) rabbitmqctl('delete_vhost', vhost);
   }, 90_000);
 
   const chat = async (payload: Record<string, unknown>, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${fleet!.baseUrl}/chat/completions`, {
+    const response = await fetch(`${state.fleet!.baseUrl}/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
+      headers: { authorization: `Bearer ${state.apiKey}`, 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ max_tokens: 20, ...payload }),
     });
     return { status: response.status, requestId: response.headers.get('x-request-id') ?? '', body: (await response.json()) as Record<string, any> };
   };
+  return { state, chat };
+}
+
+describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the test)', () => {
+  const receiver = new Receiver();
+  const { state, chat } = traceFleet(receiver);
 
   /** The trace of one call: the edge span that carries its request id names it. */
   const traceOf = (requestId: string) =>
@@ -264,9 +268,15 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
     );
     expect([...new Set(spans.map((span) => span.service))]).toEqual(expect.arrayContaining(['edge', 'billing', 'vendor-sim']));
 
+    // The edge's server span is named after the matched route, and no span per Express middleware.
+    const server = spans.find((span) => span.service === 'edge' && span.kind === KIND.SERVER)!;
+    expect(server.name).toBe('POST /v1/chat/completions');
+    expect(server.attributes['http.route']).toBe('/v1/chat/completions');
+    expect(spans.filter((span) => span.service === 'edge' && /^(middleware|router|request handler)\b/.test(span.name))).toEqual([]);
+
     // Organization, key, request id and requested model on the edge's spans of the request.
     const edgeAttributes = Object.assign({}, ...spans.filter((span) => span.service === 'edge').map((span) => span.attributes)) as Record<string, unknown>;
-    expect(edgeAttributes).toMatchObject({ 'svc.organization_id': organizationId, 'svc.key_id': keyId, 'svc.model_requested': 'vendor-1/orion-mini-5', 'svc.request_id': result.requestId });
+    expect(edgeAttributes).toMatchObject({ 'svc.organization_id': state.organizationId, 'svc.key_id': state.keyId, 'svc.model_requested': 'vendor-1/orion-mini-5', 'svc.request_id': result.requestId });
 
     // One vendor.attempt span per attempt; the failed one says why and is an error.
     const attempts = spans.filter((span) => span.service === 'edge' && span.name === 'vendor.attempt').sort((a, b) => Number(a.attributes['svc.attempt']) - Number(b.attributes['svc.attempt']));
@@ -293,7 +303,7 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
     // The edge's log line of this request (the failed attempt) carries the trace id.
     const logLine = await eventually(
       () => {
-        const file = join(logDir, 'edge.log');
+        const file = join(state.logDir, 'edge.log');
         if (!existsSync(file)) return undefined;
         return readFileSync(file, 'utf8')
           .split('\n')
@@ -312,7 +322,7 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
     expect(spans.some((span) => span.spanId === logLine.span_id)).toBe(true);
 
     // Nothing exported carries the prompt or the key.
-    expectNotExported(receiver, [prompt, 'name three primary colours', apiKey, apiKey.slice(-20)]);
+    expectNotExported(receiver, [prompt, 'name three primary colours', state.apiKey, state.apiKey.slice(-20)]);
     for (const span of receiver.spans) expect(JSON.stringify(span.attributes)).not.toMatch(/trace-probe-|svc_live_/);
   });
 
@@ -336,7 +346,7 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
     expect((requested.attributes['svc.line'] as string).length).toBeGreaterThan(0);
     const attempt = spans.find((span) => span.name === 'vendor.attempt')!;
     expect(attempt.attributes).toMatchObject({ 'svc.vendor': result.body.svc.vendor, 'svc.model': result.body.svc.model_served, 'svc.attempt': 1 });
-    expectNotExported(receiver, [prompt, 'Rayleigh scattering', apiKey]);
+    expectNotExported(receiver, [prompt, 'Rayleigh scattering', state.apiKey]);
   });
 
   it('a refused call marks its request span with the error code and status ERROR', async () => {
@@ -355,5 +365,31 @@ describe('one trace per request across the fleet (OTLP/HTTP to a receiver in the
       () => `the vendor.attempt span of trace ${traceId}`,
     );
     expect(attempt).toMatchObject({ status: STATUS_ERROR, attributes: expect.objectContaining({ 'svc.attempt': 1, 'svc.error_kind': expect.any(String) }) });
+  });
+});
+
+describe('traces sampled by ratio, errors always kept (TRACE_SAMPLE_RATIO 0)', () => {
+  const receiver = new Receiver();
+  const { chat } = traceFleet(receiver, { TRACE_SAMPLE_RATIO: '0' });
+
+  it('an answered call exports nothing; a failed one exports its error spans, in one trace', async () => {
+    const answered = await chat({ model: 'vendor-1/orion-mini-5', messages: [{ role: 'user', content: 'hello' }] });
+    expect(answered.status).toBe(200);
+    const failed = await chat({ model: 'vendor-1/orion-mini-5', messages: [{ role: 'user', content: 'hello' }] }, { 'x-sim-fault': 'status:500', 'x-svc-fallback': 'none' });
+    expect(failed.status).toBe(502);
+    const server = await eventually(
+      () => receiver.spans.find((span) => span.service === 'edge' && span.attributes['svc.request_id'] === failed.requestId),
+      () => `the failed call's edge span (${receiver.spans.length} spans so far)`,
+    );
+    expect(server).toMatchObject({ kind: KIND.SERVER, status: STATUS_ERROR, attributes: expect.objectContaining({ 'svc.error_code': 'upstream_error' }) });
+    const attempt = await eventually(
+      () => receiver.trace(server.traceId).find((span) => span.name === 'vendor.attempt'),
+      () => `the failed vendor.attempt span in trace ${server.traceId}`,
+    );
+    expect(attempt.status).toBe(STATUS_ERROR);
+    // Only error spans left the fleet: nothing of the answered call, no span that ended well.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.spans.filter((span) => span.attributes['svc.request_id'] === answered.requestId)).toEqual([]);
+    expect(receiver.spans.filter((span) => span.status !== STATUS_ERROR)).toEqual([]);
   });
 });

@@ -85,4 +85,28 @@ describe('auto routing and sessions through the public API', () => {
     if (line !== 'cheap' && body.svc.routing.floor) expect(body.svc.routing.floor).not.toBe('none');
     expect(body.model).toBe(body.svc.model_served);
   });
+
+  it('reuses the decision on the tool-result turn of a plain agent request with a clear kind of work', async () => {
+    const session = `e2e-${randomUUID()}`;
+    const question = { role: 'user', content: 'How many orders were placed last week? Use the tool.' };
+    const first = await auto([question], session);
+    expect(first.svc.routing.task_type).toBe('agent:tool_dispatch');
+    expect(first.svc.routing.confidence).toBeGreaterThanOrEqual(0.5);
+    const toolTurn = await auto(
+      [
+        question,
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'run_tests', arguments: '{"path":"orders"}' } }] },
+        { role: 'tool', tool_call_id: 'call_b', content: '{"orders": 1312}' },
+      ],
+      session,
+    );
+    expect(toolTurn.svc.routing.trigger).toBe('cache_hit');
+    expect(toolTurn.svc.model_served).toBe(first.svc.model_served);
+  });
+
+  it('answers an auto call whose prompt is one 100,000-character unbroken token', async () => {
+    const body = await auto([{ role: 'user', content: 'x'.repeat(100_000) }], `e2e-${randomUUID()}`);
+    expect(body.svc.routing.trigger).toBe('no_prior_decision');
+    expect(body.svc.routing.classifier).toEqual(expect.any(String));
+  });
 });

@@ -17,7 +17,10 @@ export default async function globalSetup(): Promise<void> {
   execFileSync('rabbitmqctl', ['set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'], { stdio: 'ignore' });
   (globalThis as { __svcVhost?: string }).__svcVhost = vhost;
   const env: Record<string, string> = {
-    DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/svc_e2e',
+    // E2E_DATABASE_URL: a database of its own for a run beside another (migrate it first with
+    // `DATABASE_URL=... node libs/db/dist/migrate-cli.js --create-database`).
+    // SVC_TEST_SUFFIX: the e2e database of another checkout (see scripts/setup.mjs).
+    DATABASE_URL: process.env.E2E_DATABASE_URL || `postgresql://postgres@127.0.0.1:5432/svc_e2e${/^[a-z0-9_]*$/.test(process.env.SVC_TEST_SUFFIX ?? '') ? (process.env.SVC_TEST_SUFFIX ?? '') : ''}`,
     REDIS_URL: 'redis://127.0.0.1:6379/0',
     REDIS_KEY_PREFIX: `svce2e:${process.pid}:`,
     AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}`,
@@ -31,6 +34,17 @@ export default async function globalSetup(): Promise<void> {
     HEALTH_FAILURE_THRESHOLD: '1000000',
     // Own vendor keys (BYOK) are sealed under a key made for this run.
     BYOK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // Uploaded files are sealed under a master key made for this run.
+    FILES_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // The vendor-batch pool of background responses, time-compressed: a group is sent at 4 lines or
+    // after 3 s (responses/background-pool.e2e.test.ts).
+    POOL_MAX_LINES: '4',
+    POOL_MAX_AGE_MS: '3000',
+    POOL_FLUSH_INTERVAL_MS: '200',
+    POOL_POLL_INTERVAL_MS: '400',
+    // Batches end within a tick of their last line; a cancel closes lines left pending after 3 s.
+    BATCH_TICK_MS: '200',
+    BATCH_CANCEL_GRACE_MS: '3000',
   };
   const logDir = join(ROOT, '.svc', 'logs', `e2e-${process.pid}`);
   mkdirSync(logDir, { recursive: true });

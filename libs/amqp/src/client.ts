@@ -44,7 +44,7 @@ export interface AmqpClientOptions {
   name?: string;
   /** Queues (and their retry and dead queues) declared on every connect. Consumers declare their own. */
   queues?: Array<string | { name: string; options?: QueueOptions }>;
-  /** Waits between connection attempts (default 250 ms doubling up to 10 s). */
+  /** Waits between connection attempts (default 250 ms doubling up to 3 s: a broker that is back is reconnected to within seconds). */
   reconnect?: BackoffOptions;
   /** Default confirm wait of publish() (5 s). */
   confirmTimeoutMs?: number;
@@ -231,7 +231,7 @@ export function createAmqpClient(options: AmqpClientOptions): AmqpClient {
         return;
       } catch (error) {
         if (closed) return;
-        const delayMs = backoffDelay(attempt, { initialMs: options.reconnect?.initialMs ?? 250, maxMs: options.reconnect?.maxMs ?? 10_000 });
+        const delayMs = backoffDelay(attempt, { initialMs: options.reconnect?.initialMs ?? 250, maxMs: options.reconnect?.maxMs ?? 3_000 });
         // Every attempt while it is young, then one line in ten.
         if (attempt < 5 || attempt % 10 === 0) logger.warn('amqp connect failed; retrying', { connection: options.name, attempt: attempt + 1, retry_in_ms: delayMs, err: error });
         await sleeper.sleep(delayMs);

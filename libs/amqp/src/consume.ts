@@ -20,7 +20,7 @@ export interface ConsumeOptions<P = any> {
    * is never dead-lettered for it. Default: isConnectionError (network-level failures).
    */
   isOutage?: (error: unknown) => boolean;
-  /** Waits between tries during an outage (default 250 ms doubling up to 30 s). */
+  /** Waits between tries during an outage (default 250 ms doubling up to 3 s). */
   outageBackoff?: BackoffOptions;
   /** A handler still running after this long counts as an outage (a hung connection) and is tried again. Unset: no limit. */
   handlerTimeoutMs?: number;

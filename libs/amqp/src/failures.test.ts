@@ -35,6 +35,8 @@ describe('backoffDelay', () => {
     expect(backoffDelay(3, { initialMs: 100, maxMs: 1000 }, () => 1)).toBe(800);
     expect(backoffDelay(4, { initialMs: 100, maxMs: 1000 }, () => 1)).toBe(1000);
     expect(backoffDelay(500, { initialMs: 100, maxMs: 1000 }, () => 0.5)).toBe(750);
+    // By default no wait is longer than 3 s: a dependency that is back is noticed within 5 s.
+    expect(backoffDelay(500, {}, () => 1)).toBe(3000);
   });
 });
 

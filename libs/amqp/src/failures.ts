@@ -73,14 +73,18 @@ export function isConnectionError(error: unknown): boolean {
 export interface BackoffOptions {
   /** First wait (default 250 ms). */
   initialMs?: number;
-  /** Longest wait (default 30 s). */
+  /**
+   * Longest wait (default 3 s): a dependency that comes back is noticed within seconds however
+   * long it was away (recovery within 5 s of its return, the try itself included). A
+   * try costs one connection attempt.
+   */
   maxMs?: number;
 }
 
 /** Exponential backoff with full jitter in the upper half: attempt 0 waits about initialMs. */
 export function backoffDelay(attempt: number, options: BackoffOptions = {}, random: () => number = Math.random): number {
   const initial = options.initialMs ?? 250;
-  const max = options.maxMs ?? 30_000;
+  const max = options.maxMs ?? 3_000;
   const ceiling = Math.min(max, initial * 2 ** Math.min(attempt, 30));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

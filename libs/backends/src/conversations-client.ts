@@ -89,7 +89,13 @@ export interface CompleteTurnQuery {
   response: Record<string, unknown>;
   /** Whatever the caller needs to replay the stream later (kept as JSON, returned by getResponse). */
   stream?: unknown;
+  /** A batch-bound background turn: it joins the vendor-batch pool (waiting) in the same transaction. */
+  pool?: { vendor: string; model: string; job: Record<string, unknown> };
 }
+
+import type { PoolGroup, PoolRow } from '@svc/call';
+
+export type { PoolGroup, PoolRow };
 
 export interface CompletedTurn {
   /** The response object as stored: output ids are the stored ids, conversation {id} set. */
@@ -136,14 +142,19 @@ export interface ConversationsClient {
   buildHistory(query: { organization_id: string; previous_response_id?: string | null; conversation_id?: string | null }): Promise<ThreadHistory>;
   completeTurn(query: CompleteTurnQuery): Promise<CompletedTurn>;
   getResponse(query: { organization_id: string; response_id: string }): Promise<StoredResponse>;
-  updateResponse(query: { organization_id: string; response_id: string; response: Record<string, unknown>; organization_retention_days: number; stream?: unknown }): Promise<UpdatedResponse>;
+  /** `cancel`: refused with 409 not_cancellable when the response's pool row is claimed or sent. */
+  updateResponse(query: { organization_id: string; response_id: string; response: Record<string, unknown>; organization_retention_days: number; stream?: unknown; cancel?: boolean }): Promise<UpdatedResponse>;
   deleteResponse(query: { organization_id: string; response_id: string }): Promise<{ id: string; object: 'response'; deleted: true }>;
   storeCompaction(query: { organization_id: string; conversation_id: string; head_response_id?: string | null; replaces: string[]; summary: string }): Promise<{ item: ConversationItem; history: ThreadHistory }>;
+  claimPool(query: { claim_id: string; max_lines: number; max_age_ms: number; lease_ms: number; max_groups?: number }): Promise<PoolGroup[]>;
+  markPoolSent(query: { claim_id: string; response_ids: string[]; vendor_batch_id: string; vendor_batch: unknown }): Promise<number>;
+  releasePoolClaim(query: { claim_id: string; response_ids: string[] }): Promise<number>;
+  claimPoolResults(query: { claim_id: string; lease_ms: number; max_batches?: number }): Promise<PoolGroup[]>;
   close(): void;
 }
 
 /** The wire types of one RPC, read off the generated client (its last overload: argument, callback). */
-type Rpc = 'CreateConversation' | 'GetConversation' | 'UpdateConversation' | 'DeleteConversation' | 'ListItems' | 'AddItems' | 'BuildHistory' | 'CompleteTurn' | 'GetResponse' | 'UpdateResponse' | 'DeleteResponse' | 'StoreCompaction';
+type Rpc = 'CreateConversation' | 'GetConversation' | 'UpdateConversation' | 'DeleteConversation' | 'ListItems' | 'AddItems' | 'BuildHistory' | 'CompleteTurn' | 'GetResponse' | 'UpdateResponse' | 'DeleteResponse' | 'StoreCompaction' | 'ClaimPool' | 'MarkPoolSent' | 'ReleasePoolClaim' | 'ClaimPoolResults';
 type WireRequest<K extends Rpc> = ConversationsServiceClient[K] extends (argument: infer R, callback: grpc.requestCallback<infer _S>) => grpc.ClientUnaryCall ? R : never;
 type WireReply<K extends Rpc> = ConversationsServiceClient[K] extends (argument: infer _R, callback: grpc.requestCallback<infer S>) => grpc.ClientUnaryCall ? S : never;
 type HistoryReply__Output = WireReply<'BuildHistory'>;
@@ -166,6 +177,23 @@ function history(reply: HistoryReply__Output | null | undefined): ThreadHistory 
   };
   if (wire.retention_days !== undefined && wire.retention_days !== null) out.retention_days = wire.retention_days;
   return out;
+}
+
+function poolGroups(reply: WireReply<'ClaimPool'>): PoolGroup[] {
+  return (reply.groups ?? []).map((group) => ({
+    organization_id: group.organization_id,
+    vendor: group.vendor,
+    rows: (group.rows ?? []).map((row) => ({
+      response_id: row.response_id,
+      organization_id: row.organization_id,
+      vendor: row.vendor,
+      model: row.model,
+      job: fromJson<Record<string, unknown>>(row.job_json, {}),
+      enqueued_at_ms: Number(row.enqueued_at_ms),
+      vendor_batch_id: row.vendor_batch_id,
+      vendor_batch: fromJson<unknown>(row.vendor_batch_json, null),
+    })),
+  }));
 }
 
 const storedIds = (ids: StoredId__Output[] | undefined): StoredOutputId[] => (ids ?? []).map((entry) => ({ index: entry.index, previous_id: orNull(entry.previous_id), id: entry.id }));
@@ -235,6 +263,7 @@ export function createConversationsClient(options: { address: string; deadlineMs
         input_items_json: toJson(query.input_items),
         response_json: JSON.stringify(query.response),
         stream_json: toJson(query.stream),
+        pool_json: toJson(query.pool),
       }, write);
       return {
         response: JSON.parse(reply.response_json) as ResponseObject,
@@ -266,6 +295,7 @@ export function createConversationsClient(options: { address: string; deadlineMs
         response_json: JSON.stringify(query.response),
         organization_retention_days: query.organization_retention_days,
         stream_json: toJson(query.stream),
+        cancel: query.cancel === true,
       }, write);
       return { updated: reply.updated, response: JSON.parse(reply.response_json) as ResponseObject, output_ids: storedIds(reply.output_ids), delete_after_response: reply.delete_after_response };
     },
@@ -282,6 +312,18 @@ export function createConversationsClient(options: { address: string; deadlineMs
         summary: query.summary,
       }, write);
       return { item: JSON.parse(reply.item_json) as ConversationItem, history: history(reply.history) };
+    },
+    async claimPool(query) {
+      return poolGroups(await rpc('ClaimPool', { claim_id: query.claim_id, max_lines: query.max_lines, max_age_ms: query.max_age_ms, lease_ms: query.lease_ms, max_groups: query.max_groups ?? 0 }, write));
+    },
+    async markPoolSent(query) {
+      return (await rpc('MarkPoolSent', { claim_id: query.claim_id, response_ids: query.response_ids, vendor_batch_id: query.vendor_batch_id, vendor_batch_json: toJson(query.vendor_batch) }, write)).rows;
+    },
+    async releasePoolClaim(query) {
+      return (await rpc('ReleasePoolClaim', query, write)).rows;
+    },
+    async claimPoolResults(query) {
+      return poolGroups(await rpc('ClaimPoolResults', { claim_id: query.claim_id, lease_ms: query.lease_ms, max_batches: query.max_batches ?? 0 }, write));
     },
     close: () => (client as unknown as grpc.Client).close(),
   };

@@ -7,10 +7,14 @@ import type { ChatRequestInput } from './request/chat-request';
 import { prepareForModel, cutAtStop, type Prepared } from './prepare';
 import { planCache } from './cache/cache-policy';
 import { toClientError } from './vendor-errors';
-import { measureAttempt, recordFallback } from './attempt-metrics';
+import { measureAttempt, recordCapacityFallback, recordFallback } from './attempt-metrics';
 import { MAX_ATTEMPTS, type Candidate } from './candidates';
+import { withHiddenTool } from './escalation/escalation';
+import { readDecision } from './decision/answer';
 import type { Caller } from './ports';
 import type { CallDeps, CallPolicy } from './types';
+import { FLEX_ATTEMPT_MS, attemptTier, planTier, tierFallbackFor, type TierFallback } from './tier';
+import type { PriceTier } from '@svc/catalog';
 
 /**
  * Step 3 of a chat call: the vendor attempts. The candidates are tried in order, at most three.
@@ -29,6 +33,12 @@ export interface Attempt {
   attempts: number;
   /** The organization's own vendor key served this attempt. */
   byok: boolean;
+  /** The attempt carried the hidden escalation tool (escalation/escalation.ts). */
+  hiddenTool: boolean;
+  /** The tier asked of the vendor, then the tier that served (the vendor's word where it gives one). */
+  tier: PriceTier;
+  /** Flex refused for capacity and served at standard (`capacity`), or known up front (tier.ts). */
+  tierFallback?: TierFallback;
 }
 
 export interface AttemptContext {
@@ -40,6 +50,8 @@ export interface AttemptContext {
   candidates: Candidate[];
   /** Aborts when the caller gives up (the client disconnected). */
   signal: AbortSignal;
+  /** Offer the hidden escalation tool to candidates that take tools. */
+  hiddenTool?: boolean;
 }
 
 /**
@@ -69,9 +81,20 @@ export class AttemptDeadline {
   }
 }
 
-/** Powerful and frontier models get the long attempt limit. */
-export function attemptLimitMs(deps: Pick<CallDeps, 'attemptTimeoutMs' | 'attemptTimeoutLongMs'>, model: Pick<ChatModel, 'tier'>): number {
+/** Powerful and frontier models get the long attempt limit; a flex attempt up to 900 s. */
+export function attemptLimitMs(deps: Pick<CallDeps, 'attemptTimeoutMs' | 'attemptTimeoutLongMs' | 'attemptTimeoutFlexMs'>, model: Pick<ChatModel, 'tier'>, tier: PriceTier = 'standard'): number {
+  if (tier === 'flex') return deps.attemptTimeoutFlexMs ?? FLEX_ATTEMPT_MS;
   return model.tier === 'powerful' || model.tier === 'frontier' ? deps.attemptTimeoutLongMs : deps.attemptTimeoutMs;
+}
+
+/** The prepared request asking the vendor for `tier` (standard is the default, left unsaid). */
+function atTier(prepared: Prepared, tier: PriceTier): Prepared {
+  if (tier === 'standard') {
+    if (prepared.request.tier === undefined) return prepared;
+    const { tier: _omitted, ...request } = prepared.request;
+    return { ...prepared, request };
+  }
+  return { ...prepared, request: { ...prepared.request, tier: tier === 'flex' ? 'flex' : 'standard' } };
 }
 
 /** The request as the cache rules read it: a caller's ttl (batch and background lines) applies where the request set none. */
@@ -88,6 +111,7 @@ export async function tryCandidates<T>(context: AttemptContext, run: (attempt: A
   let attempts = 0;
   let firstModel = '';
   const cache = planCache(cacheInput(input, policy), { organizationId: caller.key.organization_id, state: deps.cacheState, now: Date.now() });
+  const tiers = planTier(input.svc.deadlineMs, policy);
   for (const candidate of context.candidates) {
     if (attempts >= MAX_ATTEMPTS) break;
     const { model } = candidate;
@@ -95,10 +119,27 @@ export async function tryCandidates<T>(context: AttemptContext, run: (attempt: A
     if (!provider) continue;
     attempts += 1;
     firstModel ||= model.id;
-    const attempt: Attempt = { model, provider, prepared: prepareForModel(input, model, await cache.forModel(model, provider.vendor), context.route.effort), attempts, byok };
-    const deadline = new AttemptDeadline(context.signal, attemptLimitMs(deps, model));
+    const hiddenTool = Boolean(context.hiddenTool) && model.capabilities.tools;
+    const attemptInput = hiddenTool ? withHiddenTool(input) : input;
+    const tier = attemptTier(tiers, model);
+    const prepared = prepareForModel(attemptInput, model, await cache.forModel(model, provider.vendor), context.route.effort);
+    const attempt: Attempt = { model, provider, prepared: atTier(prepared, tier), attempts, byok, hiddenTool, tier, tierFallback: tierFallbackFor(tiers, model, policy) };
+    let deadline = new AttemptDeadline(context.signal, attemptLimitMs(deps, model, tier));
     try {
-      const value = await inAttemptSpan(attempt, () => measureAttempt(model, () => run(attempt, deadline.signal)));
+      let value: T;
+      try {
+        value = await inAttemptSpan(attempt, () => measureAttempt(model, () => run(attempt, deadline.signal), deps.attemptObserver));
+      } catch (error) {
+        // Spec (Deadline and flex rules 2): flex refused for capacity is retried at once on the
+        // same model at standard, billed at standard (tier.fallback `capacity`).
+        if (!(error instanceof VendorError) || error.kind !== 'capacity' || attempt.tier !== 'flex') throw error;
+        deadline.clear();
+        deps.logger.info('flex refused for capacity: retrying at standard', { vendor: model.vendor, model: model.id });
+        recordCapacityFallback(model);
+        Object.assign(attempt, { prepared: atTier(attempt.prepared, 'standard'), tier: 'standard', tierFallback: 'capacity' });
+        deadline = new AttemptDeadline(context.signal, attemptLimitMs(deps, model, 'standard'));
+        value = await inAttemptSpan(attempt, () => measureAttempt(model, () => run(attempt, deadline.signal), deps.attemptObserver));
+      }
       if (attempts > 1) recordFallback(firstModel, model.id);
       return { value, attempt, deadline };
     } catch (error) {
@@ -139,12 +180,22 @@ function vendorHeaders(policy: CallPolicy, provider: ResolvedProvider): Record<s
   return provider.simulated && policy.simulatorHeaders && Object.keys(policy.simulatorHeaders).length > 0 ? policy.simulatorHeaders : undefined;
 }
 
-/** A unary answer from the first candidate that gives one, with stop sequences the vendor lacks cut. */
-export async function attemptUnary(context: AttemptContext): Promise<{ result: ChatResult; attempt: Attempt }> {
+/**
+ * A unary answer from the first candidate that gives one, with stop sequences the vendor lacks cut.
+ * The decision model's distributions become its JSON answer and svc.decision (decision/answer.ts).
+ */
+export async function attemptUnary(context: AttemptContext): Promise<{ result: ChatResult; attempt: Attempt; decision?: Record<string, unknown> }> {
   const { value: result, attempt, deadline } = await tryCandidates<ChatResult>(context, (current, signal) =>
     current.provider.adapter.generate(current.prepared.request, { ...current.provider.context, signal, headers: vendorHeaders(context.policy, current.provider) }),
   );
   deadline.clear();
+  servedAt(attempt, result.tier);
+  const questions = attempt.prepared.request.decision;
+  if (questions && result.decision) {
+    const reading = readDecision(questions, result.decision);
+    result.content = reading.content;
+    return { result, attempt, decision: reading.svc };
+  }
   if (attempt.prepared.cutStops && result.content) {
     const cut = cutAtStop(result.content, attempt.prepared.cutStops);
     if (cut.cut) {
@@ -170,6 +221,11 @@ export async function openStream(context: AttemptContext): Promise<OpenedStream>
     return { iterator, first };
   });
   return { attempt, deadline, ...value };
+}
+
+/** The vendor said which tier served (a flex ask it served at standard, or the reverse). */
+function servedAt(attempt: Attempt, tier: 'standard' | 'flex' | undefined): void {
+  if (tier && attempt.tier !== 'batch') attempt.tier = tier;
 }
 
 /** A streamed answer's events as the client sees them (stop sequences cut). */
@@ -218,6 +274,7 @@ export async function* readStream(opened: OpenedStream): AsyncGenerator<AnswerEv
         break;
       case 'usage':
         usage = event.usage;
+        servedAt(opened.attempt, event.tier);
         break;
     }
     step = await opened.iterator.next();

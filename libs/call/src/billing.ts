@@ -1,4 +1,5 @@
-import { BASELINE_CALLS_NEEDED, type Catalog, type ChatModel, type Price } from '@svc/catalog';
+import { BASELINE_CALLS_NEEDED, type Catalog, type ChatModel, type Price, type PriceTier } from '@svc/catalog';
+import { pricingAt } from './tier';
 import { listPricePico, priceCall, roundPicoToMicros, type CostBreakdown, type TokenUsage } from '@svc/pricing';
 import type { AdmitAnswer, CallerKey, UsageRecord } from './ports';
 
@@ -31,9 +32,10 @@ export interface CallEstimate {
  * output (as the token bucket charges), the plan's fee, and the auto fee. A named model served
  * on own keys reserves nothing.
  */
-export function estimateCall(catalog: Catalog, model: ChatModel, options: { inputTokens: number; outputTokens: number; auto: boolean; byok: boolean; feePercent: number }): CallEstimate {
+export function estimateCall(catalog: Catalog, model: ChatModel, options: { inputTokens: number; outputTokens: number; auto: boolean; byok: boolean; feePercent: number; tier?: PriceTier }): CallEstimate {
   const usage: TokenUsage = { inputTokens: options.inputTokens, outputTokens: Math.min(options.outputTokens, model.capabilities.max_output), cachedTokens: 0, cacheWriteTokens: 0 };
-  const cost = priceCall({ price: model.pricing, usage, serviceFeePercent: options.feePercent, callFeeMicros: options.auto ? catalog.data.auto_call_fee_micros : 0, byok: options.byok });
+  // `tier`: a call known to be served at another price (a batch-bound background turn at batch price).
+  const cost = priceCall({ price: options.tier ? pricingAt(model, options.tier) : model.pricing, usage, serviceFeePercent: options.feePercent, callFeeMicros: options.auto ? catalog.data.auto_call_fee_micros : 0, byok: options.byok });
   return { micros: cost.cost_micros, listMicros: cost.list_micros };
 }
 
@@ -108,9 +110,10 @@ export interface CostFields {
  *   saved_micros is left out.
  * - saved_micros = direct − cost (may be negative). savings_fee_micros, classifier_micros: 0.
  */
-export function costFields(catalog: Catalog, input: { model: ChatModel; usage: TokenUsage; auto: boolean; byok: boolean; free: boolean; feePercent: number; admission: CallAdmission; noAnswer: boolean }): CostFields {
+export function costFields(catalog: Catalog, input: { model: ChatModel; tier?: PriceTier; usage: TokenUsage; auto: boolean; byok: boolean; free: boolean; feePercent: number; admission: CallAdmission; noAnswer: boolean }): CostFields {
+  const tier = input.tier ?? 'standard';
   const breakdown = priceCall({
-    price: input.model.pricing,
+    price: pricingAt(input.model, tier),
     usage: input.usage,
     serviceFeePercent: input.free ? 0 : input.feePercent,
     callFeeMicros: input.auto && !input.free ? catalog.data.auto_call_fee_micros : 0,
@@ -138,15 +141,19 @@ export function costFields(catalog: Catalog, input: { model: ChatModel; usage: T
     });
     return { breakdown, object, directMicros: breakdown.cost_micros, baselinePending: true };
   }
-  const direct = input.noAnswer ? 0 : baselineMicros(catalog, baseline, input.usage);
+  const direct = input.noAnswer ? 0 : baselineMicros(catalog, baseline, input.usage, tier);
   Object.assign(object, { direct_micros: direct, saved_micros: direct - breakdown.cost_micros, baseline: { pending: false, model: baseline.id } });
   return { breakdown, object, directMicros: direct, baselinePending: false };
 }
 
-/** The same usage at the baseline model's list rates; cache reads and writes priced as input where its vendor has no prompt cache. */
-export function baselineMicros(catalog: Catalog, baseline: ChatModel, usage: TokenUsage): number {
+/**
+ * The same usage at the baseline model's list rates; cache reads and writes priced as input where
+ * its vendor has no prompt cache. A call served at flex (or batch) is compared with the baseline's
+ * price at that tier, standard where the baseline has none (spec: Deadline and flex rules 5).
+ */
+export function baselineMicros(catalog: Catalog, baseline: ChatModel, usage: TokenUsage, tier: PriceTier = 'standard'): number {
   const cacheless = catalog.vendor(baseline.vendor)?.cache === 'none';
   const priced: TokenUsage = cacheless ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: 0, cacheWriteTokens: 0 } : usage;
-  return roundPicoToMicros(listPricePico(baseline.pricing as Price, priced));
+  return roundPicoToMicros(listPricePico(pricingAt(baseline, tier) as Price, priced));
 }
 

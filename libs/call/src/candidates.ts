@@ -42,6 +42,13 @@ export async function chooseCandidates(deps: CallDeps, input: ChatRequestInput, 
   if (!plan.auto && fallback === 'none' && ordered.length > 0 && !deps.health.isHealthy(ordered[0].model)) {
     throw new ServiceError('no_provider_available', `'${ordered[0].model}' is not healthy right now and fallback is none.`);
   }
+  return { route: decision, candidates: await servingCandidates(deps, caller, ordered) };
+}
+
+/** The models of `ordered` with where each is served: the organization's own key for its vendor where it has one. */
+async function servingCandidates(deps: CallDeps, caller: Caller, ordered: RouteDecision['candidates']): Promise<Candidate[]> {
+  const { key } = caller;
+  const byokVendors = key.byok_vendors ?? [];
   const ownKeys = await deps.ownKeys.forOrganization(key.organization_id, byokVendors);
   const candidates: Candidate[] = [];
   for (const candidate of ordered) {
@@ -49,5 +56,10 @@ export async function chooseCandidates(deps: CallDeps, input: ChatRequestInput, 
     if (!model) continue;
     candidates.push({ model, serve: () => resolveServing(deps.catalog, model, deps.vendors.simUrl, deps.vendors.keys, { keys: ownKeys, vendors: byokVendors }) });
   }
-  return { route: decision, candidates };
+  return candidates;
+}
+
+/** The candidates of an escalation's decision (auto only): health order, then own keys, as for any auto call. */
+export function escalationCandidates(deps: CallDeps, caller: Caller, decision: RouteDecision): Promise<Candidate[]> {
+  return servingCandidates(deps, caller, deps.health.order(decision.candidates));
 }

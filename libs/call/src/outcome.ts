@@ -8,6 +8,8 @@ import type { Attempt } from './attempts';
 import type { CallPlan } from './plan';
 import type { Caller } from './ports';
 import type { CallDeps, CallPolicy } from './types';
+import { planTier } from './tier';
+import { splitCost, splitObject, type SplitState } from './split/outcome';
 
 /**
  * Step 4 of a chat call: its outcome. The svc object and cost of the answer, the usage record
@@ -21,45 +23,80 @@ export interface OutcomeContext {
   policy: CallPolicy;
   plan: CallPlan;
   route: RouteDecision;
+  /**
+   * The answer replaced a weaker model's (escalation): svc.escalated_from (`line/model`), the
+   * vendor attempts made before the stronger model's, and their tokens (the key's token bucket
+   * counts them; the replaced answer itself is not billed).
+   */
+  escalation?: { from: string; attempts: number; tokens: number };
+  /** Split-and-route under auto (split/): the gate, and its steps once they ran; absent when the feature is off. */
+  split?: SplitState;
 }
 
-/** svc.tier of a call (spec: svc.tier); the synchronous API serves at standard. */
-function tierObject(policy: CallPolicy): Record<string, unknown> {
-  const tier = policy.tier ?? 'standard';
-  return { requested: tier, applied: tier };
+/**
+ * svc.tier of a call (spec: svc.tier): what the deadline (or the caller) asked for, what served, and
+ * why they differ. A batch line the decision model answered was served by it at its own price (it
+ * has no batch tier): fallback `decision`.
+ */
+function tierObject(input: ChatRequestInput, policy: CallPolicy, attempt?: Attempt): Record<string, unknown> {
+  if (policy.tier === 'batch' && attempt?.model.protocol === 'decision') return { requested: 'batch', applied: 'standard', fallback: 'decision' };
+  const plan = planTier(input.svc.deadlineMs, policy);
+  const fallback = attempt ? attempt.tierFallback : plan.fallback;
+  return { requested: plan.requested, applied: attempt?.tier ?? (plan.requested === 'batch' && !policy.tier ? 'standard' : plan.requested), ...(fallback ? { fallback } : {}) };
 }
 
-/** The svc object of an answered call, and its cost. */
-export function svcObject(context: OutcomeContext, attempt: Attempt, usage: Usage, vendorStopReason: string, noAnswer?: string): { svc: Record<string, unknown>; cost: CostFields } {
+/**
+ * svc.routing of an answered call: a call jev sent to the decision model that the routed pick
+ * answered after all (the decision model failed) reports the router's own routing.
+ */
+function routingOf(context: OutcomeContext, attempt: Attempt): RouteDecision['routing'] {
+  const { plan, route } = context;
+  if (plan.jev && route === plan.route && attempt.model.protocol !== 'decision') return plan.jev.routing;
+  return route.routing;
+}
+
+/** The svc object of an answered call, and its cost; `decision` is svc.decision when the decision model answered. */
+export function svcObject(context: OutcomeContext, attempt: Attempt, usage: Usage, vendorStopReason: string, noAnswer?: string, decision?: Record<string, unknown>): { svc: Record<string, unknown>; cost: CostFields } {
   const { deps, caller, plan, input, route } = context;
   const tokens: TokenUsage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens, cacheWriteTokens: usage.cacheWriteTokens, cacheTtl: attempt.prepared.cacheTtl };
-  const cost = costFields(deps.catalog, {
+  const feePercent = deps.catalog.data.plans[caller.key.plan === 'free' ? 'free' : 'paid'].service_fee_percent;
+  let cost = costFields(deps.catalog, {
     model: attempt.model,
+    tier: attempt.tier,
     usage: tokens,
     auto: plan.auto,
     byok: attempt.byok,
     free: plan.admission.free,
-    feePercent: deps.catalog.data.plans[caller.key.plan === 'free' ? 'free' : 'paid'].service_fee_percent,
+    feePercent,
     admission: plan.admission,
     noAnswer: Boolean(noAnswer),
   });
+  const run = context.split?.run;
+  if (run?.applied && !noAnswer) {
+    const baseline = plan.admission.baselineModel ? deps.catalog.chatModel(plan.admission.baselineModel) : undefined;
+    cost = splitCost(deps.catalog, cost, run, { feePercent, free: plan.admission.free, wholeInputTokens: plan.inputTokens, answerUsage: usage, ...(baseline ? { baseline } : {}) });
+  }
+  const split = context.split ? splitObject(context.split, { model: attempt.model, usage, wholeInputTokens: plan.inputTokens, baselinePending: cost.baselinePending }) : undefined;
   const svc = compact({
     call_id: plan.callId,
     vendor: attempt.model.vendor,
     model_served: attempt.model.id,
-    routing: renderRouting(route.routing),
+    routing: renderRouting(routingOf(context, attempt)),
     reasoning: attempt.prepared.reasoning,
     cost_micros: cost.breakdown.cost_micros,
     cost: cost.object,
     byok: attempt.byok || undefined,
     cache: { read_tokens: usage.cachedTokens, write_tokens: usage.cacheWriteTokens, ttl_applied: usage.cacheWriteTokens > 0 || usage.cachedTokens > 0 ? attempt.prepared.cacheTtl : '' },
     session_id: input.svc.sessionId,
+    escalated_from: context.escalation?.from,
     vendor_stop_reason: vendorStopReason,
     ignored_parameters: input.ignoredParameters,
     dropped_parameters: attempt.prepared.dropped,
-    attempts: attempt.attempts,
+    attempts: attempt.attempts + (context.escalation?.attempts ?? 0),
     no_answer: noAnswer,
-    tier: tierObject(context.policy),
+    decision,
+    split,
+    tier: tierObject(input, context.policy, attempt),
     plan: planObject(plan.admission, deps.topupUrl, route.paid_would_use, attempt.model.id),
   });
   // cache and tier are always present (RULINGS 2), even when empty-looking.
@@ -74,20 +111,29 @@ export function failedSvcObject(context: OutcomeContext): Record<string, unknown
     cost_micros: 0,
     cache: { read_tokens: 0, write_tokens: 0, ttl_applied: '' },
     session_id: context.input.svc.sessionId,
-    tier: tierObject(context.policy),
+    split: context.split ? splitObject(context.split) : undefined,
+    tier: tierObject(context.input, context.policy),
   });
+}
+
+/** Tokens of an applied split's billed steps before the answer (the service's own steps do not count against the key). */
+function splitBilledTokens(context: OutcomeContext): number {
+  const run = context.split?.run;
+  return run?.applied ? run.billed.reduce((sum, step) => sum + step.usage.inputTokens + step.usage.outputTokens, 0) : 0;
 }
 
 /** Publishes the answered call's usage record: the call is billed (its reservation settles with it). */
 export async function settle(context: OutcomeContext, attempt: Attempt, usage: Usage, cost: CostFields): Promise<void> {
   const { caller, plan, route } = context;
+  // An applied split's billed steps before the answer (the extract) are part of the one usage record.
+  const billed = context.split?.run?.applied ? context.split.run.billed : [];
   await plan.ledger.settle({
     kind: 'chat',
     vendor: attempt.model.vendor,
     model: attempt.model.id,
     line: route.routing?.line ?? '',
-    input_tokens: usage.inputTokens,
-    output_tokens: usage.outputTokens,
+    input_tokens: usage.inputTokens + billed.reduce((sum, step) => sum + step.usage.inputTokens, 0),
+    output_tokens: usage.outputTokens + billed.reduce((sum, step) => sum + step.usage.outputTokens, 0),
     cached_tokens: usage.cachedTokens,
     cache_write_tokens: usage.cacheWriteTokens,
     reasoning_tokens: usage.reasoningTokens ?? 0,
@@ -109,6 +155,6 @@ export async function settle(context: OutcomeContext, attempt: Attempt, usage: U
  */
 export async function finish(context: OutcomeContext, attempt: Attempt, usage: Usage, cost: CostFields, noAnswer: string | undefined): Promise<void> {
   const { ledger } = context.plan;
-  await Promise.all([ledger.refundTokens(usage.inputTokens + usage.outputTokens), noAnswer ? undefined : settle(context, attempt, usage, cost)]);
+  await Promise.all([ledger.refundTokens(usage.inputTokens + usage.outputTokens + (context.escalation?.tokens ?? 0) + splitBilledTokens(context)), noAnswer ? undefined : settle(context, attempt, usage, cost)]);
   if (noAnswer) ledger.release();
 }

@@ -6,8 +6,11 @@ import type { ChatRequestInput } from './request/chat-request';
 import { estimateChatTokens, estimateInputTokens } from './tokens';
 import { estimateCall, type CallAdmission } from './billing';
 import { CallLedger, throwFirstFailure } from './ledger';
+import { decisionRefusal } from './decision/questions';
+import { DEFAULT_JEV_SETTINGS, jevCheck, jevRoute, type JevCheck } from './decision/jev';
 import type { Caller } from './ports';
 import type { CallDeps, CallPolicy } from './types';
+import { planTier, routingPriceTier } from './tier';
 
 /**
  * Step 1 of a chat call: plan it. Routes the request (a named model in process, auto through the
@@ -32,6 +35,11 @@ export interface CallPlan {
   ledger: CallLedger;
   /** The routing query, for routing again (Free plan picks, candidates.ts). */
   query: RouteQuery;
+  /**
+   * Under auto, when the decision model answers in place of the routed pick (decision/jev.ts): the
+   * check, and svc.routing as the router gave it (what a fallback to the pick reports).
+   */
+  jev?: { check: JevCheck; routing: RouteDecision['routing'] };
 }
 
 export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: Caller, policy: CallPolicy, signal: AbortSignal): Promise<CallPlan> {
@@ -42,10 +50,12 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
   try {
     const inputTokens = estimateInputTokens(input);
     const named = auto ? undefined : deps.catalog.chatModel(input.model);
+    // The decision model's own refusals (unsupported_for_model) come after model access is checked.
+    const decisionModel = named?.protocol === 'decision';
     // Spec (Authentication 8): a named model whose vendor has the organization's own key is
     // served on own keys only (fallbacks too), so it is not refused for missing credit.
     const byokNamed = Boolean(named && (key.byok_vendors ?? []).includes(named.vendor));
-    const query = routeQuery(input, caller, inputTokens, auto);
+    const query = routeQuery(input, caller, inputTokens, auto, policy, decisionModel);
     const admit = (model: ChatModel | undefined) => {
       const estimate = model
         ? estimateCall(deps.catalog, model, { inputTokens, outputTokens: input.maxTokens ?? DEFAULT_MAX_TOKENS, auto, byok: byokNamed, feePercent: deps.catalog.data.plans.paid.service_fee_percent })
@@ -58,7 +68,13 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
     const routed = route(deps, query, key.plan === 'free', auto);
     let decision: RouteDecision;
     // An id that is neither virtual nor in the catalog: routing refuses it (model_not_found) before anything is reserved.
-    if (!auto && !named) await routed;
+    if (!auto && (!named || decisionModel)) await routed;
+    if (decisionModel) {
+      // Spec (Errors, unsupported_for_model): no json_schema, a free-text or nested property, tools, images, tool results or stream true.
+      const refusal = decisionRefusal(input, policy.api ?? 'chat');
+      if (refusal) throw refusal;
+    }
+    let jev: CallPlan['jev'];
     if (!auto) {
       throwFirstFailure(await Promise.allSettled([routed, admit(named), takeTokens(named?.capabilities.max_output ?? DEFAULT_MAX_TOKENS), images]));
       decision = await routed;
@@ -66,7 +82,13 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
       throwFirstFailure(await Promise.allSettled([routed, images]));
       decision = await routed;
       const pick = deps.catalog.chatModel(decision.candidates[0]?.model ?? '');
+      // The routed pick is reserved (and its output charged) even when jev answers: a fallback to it never overshoots.
       throwFirstFailure(await Promise.allSettled([admit(pick), takeTokens(pick?.capabilities.max_output ?? DEFAULT_MAX_TOKENS)]));
+      const check = jevCheck(deps.catalog, input, decision.routing, pick, { ...query, free_plan: query.free_plan || Boolean(ledger.admission?.free) }, deps.jev ?? DEFAULT_JEV_SETTINGS);
+      if (check.applies) {
+        jev = { check, routing: decision.routing };
+        decision = jevRoute(deps.catalog, decision, check);
+      }
     }
     const admission = ledger.admission;
     if (!admission) throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
@@ -75,7 +97,7 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
     }
     // Under the Free limits max_tokens defaults to the Free plan's (spec: Limits, Free plan).
     if (admission.free && input.maxTokens === undefined) input.maxTokens = FREE_PLAN_LIMITS.max_output_tokens;
-    return { callId, completionId, auto, inputTokens, route: decision, admission, byokNamed, ledger, query };
+    return { callId, completionId, auto, inputTokens, route: decision, admission, byokNamed, ledger, query, ...(jev ? { jev } : {}) };
   } catch (error) {
     await ledger.refuse(error);
     ledger.release();
@@ -89,7 +111,7 @@ export function route(deps: Pick<CallDeps, 'catalog' | 'router'>, query: RouteQu
   return auto ? deps.router.route(asked) : Promise.resolve().then(() => routeNamed(deps.catalog, asked));
 }
 
-function routeQuery(input: ChatRequestInput, caller: Caller, inputTokens: number, auto: boolean): RouteQuery {
+export function routeQuery(input: ChatRequestInput, caller: Caller, inputTokens: number, auto: boolean, policy: CallPolicy, decisionModel = false): RouteQuery {
   const { key } = caller;
   return {
     organization_id: key.organization_id,
@@ -97,13 +119,16 @@ function routeQuery(input: ChatRequestInput, caller: Caller, inputTokens: number
     model: input.model,
     access: { account_disabled: key.account_disabled_models ?? [], organization_disabled: key.organization_disabled_models ?? [], project_disabled: key.project_disabled_models ?? [], key_allowed: key.allowed_models ?? [] },
     vendors: input.svc.vendors ?? [],
-    needs: { tools: Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: inputTokens },
+    // The decision model's refusals of tools and images name the field the decision rules name (decision/questions.ts).
+    needs: { tools: !decisionModel && Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: !decisionModel && input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: inputTokens },
     fallback: input.svc.fallback ?? key.fallback_policy,
     session_id: input.svc.sessionId ?? '',
-    system_prompt: input.system ?? '',
+    system_prompt: routeText(input.system ?? ''),
     messages: auto ? routeMessages(input) : [],
     free_plan: key.plan === 'free',
     reasoning_effort: input.reasoningEffort ?? '',
+    // Spec (Deadline and flex rules 1): under auto the candidates are compared at flex prices.
+    ...(auto && routingPriceTier(planTier(input.svc.deadlineMs, policy)) === 'flex' ? { price_tier: 'flex' } : {}),
   };
 }
 
@@ -113,12 +138,26 @@ function routeQuery(input: ChatRequestInput, caller: Caller, inputTokens: number
  */
 const ROUTE_MESSAGES = 12;
 const ROUTE_TEXT_CHARS = 4000;
+/** Of a content part list or tool-call list, routing reads this many entries (first and last halves). */
+const ROUTE_PARTS = 64;
+
+/** The first and last ROUTE_TEXT_CHARS / 2 characters: what routing reads of any one text. */
+export function routeText(text: string): string {
+  return text.length > ROUTE_TEXT_CHARS ? text.slice(0, ROUTE_TEXT_CHARS / 2) + text.slice(-ROUTE_TEXT_CHARS / 2) : text;
+}
+
+/** Joins the entries, or only the first and last ROUTE_PARTS / 2 of a longer list. */
+function joinBounded<T>(items: readonly T[], text: (item: T) => string, separator: string): string {
+  const kept = items.length > ROUTE_PARTS ? [...items.slice(0, ROUTE_PARTS / 2), ...items.slice(-ROUTE_PARTS / 2)] : items;
+  return kept.map(text).join(separator);
+}
+
 export function routeMessages(input: Pick<ChatRequestInput, 'messages'>): Array<{ role: string; text: string }> {
   return input.messages.slice(-ROUTE_MESSAGES).map((message) => {
     let text: string;
-    if (message.role === 'user') text = message.content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('');
-    else if (message.role === 'assistant') text = message.content ?? (message.toolCalls ?? []).map((call) => `[tool call ${call.name}]`).join(' ');
+    if (message.role === 'user') text = joinBounded(message.content, (part) => (part.type === 'text' ? part.text : '[image]'), '');
+    else if (message.role === 'assistant') text = message.content ?? joinBounded(message.toolCalls ?? [], (call) => `[tool call ${call.name}]`, ' ');
     else text = message.content;
-    return { role: message.role, text: text.length > ROUTE_TEXT_CHARS ? text.slice(0, ROUTE_TEXT_CHARS / 2) + text.slice(-ROUTE_TEXT_CHARS / 2) : text };
+    return { role: message.role, text: routeText(text) };
   });
 }

@@ -2,6 +2,7 @@ import { DEFAULT_MAX_TOKENS, type ChatModel } from '@svc/catalog';
 import { mapReasoning, type ChatRequest } from '@svc/vendors';
 import type { ChatRequestInput } from './request/chat-request';
 import type { CacheDecision } from './cache/cache-policy';
+import { questionsFor } from './decision/questions';
 
 export { DEFAULT_MAX_TOKENS };
 
@@ -52,6 +53,8 @@ export function prepareForModel(input: ChatRequestInput, model: ChatModel, cache
     user: input.user,
   };
   if (reasoning.vendor) request.reasoning = reasoning.vendor;
+  // The decision model is asked the schema's typed questions (checked before any attempt: plan.ts, decision/jev.ts).
+  if (model.protocol === 'decision') request.decision = questionsFor(input.responseFormat);
   return {
     request,
     dropped,

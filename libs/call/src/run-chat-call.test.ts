@@ -21,28 +21,32 @@ interface VendorAnswer {
   finish?: string;
   reasoning?: number;
   delayMs?: number;
+  /** Flex asked for and refused for capacity (OpenAI: 429 resource_unavailable). */
+  noFlexCapacity?: boolean;
 }
 
 /** Answers chat completions per upstream model id; records what each request carried. */
 function vendors(answers: Record<string, VendorAnswer>) {
-  const seen: Array<{ model: string; authorization: string | undefined; stream: boolean }> = [];
+  const seen: Array<{ model: string; authorization: string | undefined; stream: boolean; serviceTier?: string }> = [];
   const delayMs = Math.max(0, ...Object.values(answers).map((answer) => answer.delayMs ?? 0));
   nock(SIM)
     .persist()
     .post('/v1/chat/completions')
     .delay(delayMs)
     .reply(function (_uri, body) {
-      const request = body as { model: string; stream?: boolean };
-      seen.push({ model: request.model, authorization: this.req.headers.authorization as string | undefined, stream: Boolean(request.stream) });
+      const request = body as { model: string; stream?: boolean; service_tier?: string };
+      seen.push({ model: request.model, authorization: this.req.headers.authorization as string | undefined, stream: Boolean(request.stream), ...(request.service_tier ? { serviceTier: request.service_tier } : {}) });
       const answer = answers[request.model] ?? { status: 503 };
       if (answer.status) return [answer.status, { error: { message: 'no', type: 'server_error' } }];
+      if (answer.noFlexCapacity && request.service_tier === 'flex') return [429, { error: { message: 'Resource unavailable', type: 'invalid_request_error', code: 'resource_unavailable' } }];
+      const tier = request.service_tier === 'flex' ? { service_tier: 'flex' } : {};
       const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, completion_tokens_details: { reasoning_tokens: answer.reasoning ?? 0 } };
       if (request.stream) {
         const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
-        const sse = chunk({ role: 'assistant', content: '' }, null) + chunk({ content: answer.content ?? 'hello' }, null) + chunk({}, answer.finish ?? 'stop') + `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: request.model, choices: [], usage })}\n\n` + 'data: [DONE]\n\n';
+        const sse = chunk({ role: 'assistant', content: '' }, null) + chunk({ content: answer.content ?? 'hello' }, null) + chunk({}, answer.finish ?? 'stop') + `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: request.model, choices: [], usage, ...tier })}\n\n` + 'data: [DONE]\n\n';
         return [200, sse, { 'content-type': 'text/event-stream' }];
       }
-      return [200, { id: 'c', object: 'chat.completion', created: 1, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: answer.content ?? 'hello' }, finish_reason: answer.finish ?? 'stop' }], usage }];
+      return [200, { id: 'c', object: 'chat.completion', created: 1, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: answer.content ?? 'hello' }, finish_reason: answer.finish ?? 'stop' }], usage, ...tier }];
     });
   return seen;
 }
@@ -81,7 +85,7 @@ function ports(options: { admit?: (query: AdmitQuery) => Promise<Record<string, 
   return { deps, records, released, admitted, failures };
 }
 
-const chat = (body: Record<string, unknown>) => parseChatRequest({ messages: [{ role: 'user', content: 'Say hello.' }], ...body }, {});
+const chat = (body: Record<string, unknown>, headers: Record<string, string> = {}) => parseChatRequest({ messages: [{ role: 'user', content: 'Say hello.' }], ...body }, headers);
 const unary: CallPolicy = { stream: false };
 const signal = () => new AbortController().signal;
 
@@ -184,6 +188,52 @@ describe('one billed chat call (in-memory ports)', () => {
     expect(released).toHaveLength(1);
   });
 
+  it('work alongside the answer runs while the usage is published; both end before the answer is returned', async () => {
+    vendors({ 'orion-mini-5': { content: 'Hello!' } });
+    const { deps, records } = ports();
+    let releaseUsage!: () => void;
+    const usageHeld = new Promise<void>((resolve) => (releaseUsage = resolve));
+    deps.usage = { record: async (record) => void (await usageHeld, records.push(record)) };
+    const started: string[] = [];
+    const call = await ChatCall.start(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal());
+    const outcome = call.unary(signal(), {
+      run: async (answer) => {
+        started.push(answer.result.content ?? '');
+        releaseUsage();
+        return 'stored';
+      },
+      undo: async () => undefined,
+    });
+    const result = await outcome;
+    expect(started).toEqual(['Hello!']);
+    expect(result?.alongside).toBe('stored');
+    expect(records).toHaveLength(1);
+  });
+
+  it('usage that cannot be published undoes the work alongside and fails the call; work that fails leaves the answer billed', async () => {
+    vendors({ 'orion-mini-5': { content: 'Hello!' } });
+    const broken = ports();
+    broken.deps.usage = { record: async () => Promise.reject(new ServiceError('billing_unavailable', 'no broker')) };
+    const undone: unknown[] = [];
+    const call = await ChatCall.start(broken.deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal());
+    await expect(call.unary(signal(), { run: async () => 'stored', undo: async (done, error) => void undone.push([done, (error as ServiceError).code]) })).rejects.toMatchObject({ code: 'billing_unavailable' });
+    expect(undone).toEqual([['stored', 'billing_unavailable']]);
+
+    const { deps, records, released } = ports();
+    const again = await ChatCall.start(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal());
+    await expect(again.unary(signal(), { run: async () => Promise.reject(new ServiceError('conversation_not_found', 'gone')), undo: async () => undefined })).rejects.toMatchObject({ code: 'conversation_not_found' });
+    expect(records).toHaveLength(1);
+    expect(released).toHaveLength(0);
+
+    // A synchronous throw in the work alongside does not skip the settlement either.
+    const third = await ChatCall.start(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal());
+    const sync = () => {
+      throw new Error('render failed');
+    };
+    await expect(third.unary(signal(), { run: sync, undo: async () => undefined })).rejects.toThrow('render failed');
+    expect(records).toHaveLength(2);
+  });
+
   it('a refusal at admission reserves nothing and calls no vendor', async () => {
     const seen = vendors({ 'orion-mini-5': { content: 'never' } });
     const { deps, records, released } = ports({ admit: async () => Promise.reject(new ServiceError('insufficient_credits', 'no credit')) });
@@ -235,5 +285,86 @@ describe('one billed chat call (in-memory ports)', () => {
     const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, { stream: false, cacheTtl: 'none', tier: 'batch' }, signal());
     if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
     expect(outcome.svc.tier).toEqual({ requested: 'batch', applied: 'batch' });
+  });
+});
+
+describe('svc.deadline and the flex tier (spec: Deadline and flex rules, svc.tier)', () => {
+  // vendor-1/orion-mini-5 has a flex tier (list 0.25/2.00 per million; flex half); vendor-1/orion-4.1 has none.
+  const listMicros = (input: number, output: number, inputTokens = 10, outputTokens = 5) => Math.round((inputTokens * input + outputTokens * output) / 1) / 1;
+
+  it('under 15 minutes nothing changes: standard asked and served, no service_tier sent', async () => {
+    const seen = vendors({ 'orion-mini-5': {} });
+    const { deps } = ports();
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5', svc: { deadline: '14m' } }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(outcome.svc.tier).toEqual({ requested: 'standard', applied: 'standard' });
+    expect(seen[0].serviceTier).toBeUndefined();
+  });
+
+  it('from 15 minutes a model with flex is asked for flex, served and billed at the flex price (half)', async () => {
+    const seen = vendors({ 'orion-mini-5': {} });
+    const { deps, records } = ports();
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }, { 'x-svc-deadline': '15m' }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(seen[0].serviceTier).toBe('flex');
+    expect(outcome.svc.tier).toEqual({ requested: 'flex', applied: 'flex' });
+    const cost = outcome.svc.cost as Record<string, number>;
+    // 10 input at 0.125 and 5 output at 1.00 per million tokens: 1.25 + 5 = 6.25 µ$ → 6 (half of 12.5 → 13 at standard).
+    expect(cost.vendor_micros).toBe(Math.round(listMicros(0.125, 1)));
+    expect(cost.direct_micros).toBe(cost.vendor_micros);
+    expect(records[0].vendor_micros).toBe(cost.vendor_micros);
+  });
+
+  it('flex refused for capacity: the same model at standard at once, billed at standard, fallback capacity', async () => {
+    const seen = vendors({ 'orion-mini-5': { noFlexCapacity: true } });
+    const { deps, records, failures } = ports();
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5', svc: { deadline: '2h' } }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(seen.map((request) => [request.model, request.serviceTier ?? 'standard'])).toEqual([
+      ['orion-mini-5', 'flex'],
+      ['orion-mini-5', 'standard'],
+    ]);
+    expect(outcome.svc).toMatchObject({ model_served: 'vendor-1/orion-mini-5', attempts: 1, tier: { requested: 'flex', applied: 'standard', fallback: 'capacity' } });
+    expect((outcome.svc.cost as Record<string, number>).vendor_micros).toBe(Math.round(listMicros(0.25, 2)));
+    expect(records).toHaveLength(1);
+    expect(failures).toEqual([]);
+  });
+
+  it('a stream at flex reports the served tier too', async () => {
+    const seen = vendors({ 'orion-mini-5': {} });
+    const { deps } = ports();
+    const call = await ChatCall.start(deps, chat({ model: 'vendor-1/orion-mini-5', stream: true, svc: { deadline: '30m' } }), { key: KEY }, { stream: true }, signal());
+    let svc: Record<string, unknown> | undefined;
+    const stream = await call.stream(signal());
+    for await (const event of stream.events) if (event.type === 'done') svc = event.svc;
+    expect(seen[0]).toMatchObject({ stream: true, serviceTier: 'flex' });
+    expect(svc?.tier).toEqual({ requested: 'flex', applied: 'flex' });
+  });
+
+  it('a model without flex under a 15-minute deadline: flex requested, standard applied', async () => {
+    const seen = vendors({ 'orion-4.1': {} });
+    const { deps } = ports();
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-4.1', svc: { deadline: '900s' } }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(seen[0].serviceTier).toBeUndefined();
+    expect(outcome.svc.tier).toEqual({ requested: 'flex', applied: 'standard' });
+  });
+
+  it('24 hours or more asks for batch; a synchronous call is served at flex with fallback synchronous', async () => {
+    const seen = vendors({ 'orion-mini-5': {} });
+    const { deps } = ports();
+    const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5', svc: { deadline: '24h' } }), { key: KEY }, unary, signal());
+    if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
+    expect(seen[0].serviceTier).toBe('flex');
+    expect(outcome.svc.tier).toEqual({ requested: 'batch', applied: 'flex', fallback: 'synchronous' });
+  });
+
+  it('auto asks the router to compare at flex prices from 15 minutes, and not below', async () => {
+    vendors({ 'atlas-4-maverick': {} });
+    const asked: RouteQuery[] = [];
+    const { deps } = ports({ route: async (query) => (asked.push(query), { ...routeNamed(catalog, { ...query, model: 'vendor-4/atlas-4-maverick' }), auto: true }) });
+    await runChatCall(deps, chat({ model: 'auto', svc: { deadline: '20m' } }), { key: KEY }, unary, signal());
+    await runChatCall(deps, chat({ model: 'auto', svc: { deadline: '5m' } }), { key: KEY }, unary, signal());
+    expect(asked.map((query) => query.price_tier)).toEqual(['flex', undefined]);
   });
 });

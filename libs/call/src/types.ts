@@ -1,6 +1,10 @@
 import type { Catalog } from '@svc/catalog';
 import type { Logger } from '@svc/logger';
 import type { CacheState } from './cache/cache-policy';
+import type { TierFallback } from './tier';
+import type { AttemptObserver } from './attempt-metrics';
+import type { JevSettings } from './decision/jev';
+import type { SplitSettings } from './split/gate';
 import type { BillingPort, HealthPort, ImageResolver, OwnKeysPort, RouterPort, TokenGate, UsageSink, VendorAccess } from './ports';
 
 /** What a call runs on: the catalog, the ports, and the limits of the service that runs it. */
@@ -23,8 +27,16 @@ export interface CallDeps {
   attemptTimeoutMs: number;
   /** Powerful and frontier models. */
   attemptTimeoutLongMs: number;
+  /** Sees every finished vendor attempt (the status document's vendor measurements). */
+  attemptObserver?: AttemptObserver;
+  /** A flex attempt (spec: Deadline and flex rules 3; default 900 s). */
+  attemptTimeoutFlexMs?: number;
   /** svc.plan.topup_url on Free calls. */
   topupUrl: string;
+  /** When auto may answer with the decision model (decision/jev.ts); the defaults when absent. */
+  jev?: JevSettings;
+  /** Split-and-route under auto (split/gate.ts); the defaults when absent. */
+  split?: SplitSettings;
 }
 
 /** How a call is run, as its caller decides (the request itself says what is asked). */
@@ -36,10 +48,26 @@ export interface CallPolicy {
    * Caching rules 6). A ttl the request set wins.
    */
   cacheTtl?: '5m' | '1h' | 'none';
-  /** The tier the call is served at (svc.tier); `standard` on the synchronous API. */
+  /**
+   * The tier the caller runs the call at (a batch line, a background job); it wins over
+   * svc.deadline. Absent on the synchronous API: the deadline decides (tier.ts).
+   */
   tier?: 'standard' | 'flex' | 'batch';
-  /** Whether escalation may run for this call. */
+  /** A background response's turn (it may wait: a 24-hour deadline is not served synchronously). */
+  background?: boolean;
+  /** svc.tier.fallback the caller already knows of (with `tier`: `no_batch_tier`, `decision`). */
+  tierFallback?: TierFallback;
+  /**
+   * Escalation by the model (spec: Escalation; only POST /v1/responses sets it): under auto, with
+   * tool_choice auto or absent and a stronger model to go to, the attempts carry the hidden tool
+   * that lets the model ask for a stronger one (escalation/escalation.ts).
+   */
   escalation?: boolean;
+  /**
+   * The service's check of a non-streamed auto answer (spec: svc.escalated_from): an answer that
+   * fails it is replaced by a stronger model's. On unless set to false.
+   */
+  answerCheck?: boolean;
   /** x-sim-* headers forwarded to the simulator (only when it serves the attempt). */
   simulatorHeaders?: Record<string, string>;
   /**
@@ -49,4 +77,6 @@ export interface CallPolicy {
   requireCredit?: boolean;
   /** Ids chosen by the caller (a Responses turn or a batch line); new ones otherwise. */
   ids?: { callId: string; completionId: string };
+  /** Which API's field names the pipeline's own refusals use (`param`); chat completions when absent. */
+  api?: 'chat' | 'responses';
 }

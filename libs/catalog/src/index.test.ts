@@ -12,6 +12,9 @@ import {
   loadCatalog,
   tierRank,
   type ChatModel,
+  tierPricing,
+  hasPriceTier,
+  TIER_PRICE_SHARE,
 } from './index';
 
 /** A mutable deep copy of the committed catalog.json, to break on purpose. */
@@ -377,5 +380,33 @@ describe('exportDocument', () => {
     const mine = catalog.exportDocument();
     mine.models[0]!.pricing.input = 999;
     expect(catalog.chatModels[0]!.pricing.input).not.toBe(999);
+  });
+});
+
+describe('price tiers', () => {
+  it('gives flex and batch prices exactly where the catalog says the model has the tier, at half of every rate', () => {
+    for (const model of catalog.chatModels) {
+      expect(tierPricing(model, 'standard')).toEqual(model.pricing);
+      for (const tier of ['flex', 'batch'] as const) {
+        const price = tierPricing(model, tier);
+        expect(hasPriceTier(model, tier)).toBe(model[tier]);
+        if (!model[tier]) {
+          expect(price).toBeUndefined();
+          continue;
+        }
+        for (const rate of ['input', 'output', 'cache_read', 'cache_write'] as const) {
+          expect(price![rate] * 1_000_000).toBeCloseTo(model.pricing[rate] * TIER_PRICE_SHARE[tier] * 1_000_000, 6);
+          // Held exactly by libs/pricing (whole pico-USD per token).
+          expect(Number.isInteger(Math.round(price![rate] * 1e6 * 1e3) / 1e3)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('has the three wire protocols batch models and flex on the OpenAI and Gemini protocols only', () => {
+    const protocolOf = (model: { vendor: string }) => catalog.vendor(model.vendor as never)?.protocol;
+    const flexProtocols = new Set(catalog.chatModels.filter((m) => m.flex).map(protocolOf));
+    expect(flexProtocols.has('anthropic')).toBe(false);
+    expect(new Set(catalog.chatModels.filter((m) => m.batch).map(protocolOf))).toEqual(new Set(['openai', 'anthropic', 'gemini']));
   });
 });

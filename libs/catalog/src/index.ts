@@ -57,6 +57,38 @@ export function tierRank(tier: Tier): number {
   return TIERS.indexOf(tier);
 }
 
+/**
+ * The price tiers of a model (spec: svc.tier `requested`/`applied`, Deadline and flex rules):
+ * `standard` always; `flex` where the model's `flex` is true (the same model, slower, best-effort
+ * capacity, asked per call); `batch` where its `batch` is true (the vendor's batch API, 24-hour
+ * window).
+ */
+export type PriceTier = 'standard' | 'flex' | 'batch';
+
+/**
+ * Share of the standard price each tier costs, on every rate (input, output, cache read, cache
+ * write). Half for flex and batch: the vendors' flex tiers and batch APIs (OpenAI flex and Batch,
+ * Anthropic Message Batches, Gemini flex and batch mode) bill 50% of standard, prompt-cache rates
+ * included; the analyzer's batch `discount` is this share.
+ */
+export const TIER_PRICE_SHARE: Readonly<Record<PriceTier, number>> = Object.freeze({ standard: 1, flex: 0.5, batch: 0.5 });
+
+export function hasPriceTier(model: ChatModel, tier: PriceTier): boolean {
+  return tier === 'standard' || (tier === 'flex' ? model.flex : model.batch);
+}
+
+/** Round to 6 decimals of USD per million (what pricing holds exactly). */
+const sixDecimals = (usd: number) => Math.round(usd * 1_000_000) / 1_000_000;
+
+/** The model's list price at a tier, or undefined when the model has no such tier. */
+export function tierPricing(model: ChatModel, tier: PriceTier): Price | undefined {
+  if (!hasPriceTier(model, tier)) return undefined;
+  const share = TIER_PRICE_SHARE[tier];
+  if (share === 1) return model.pricing;
+  const { input, output, cache_read, cache_write } = model.pricing;
+  return { input: sixDecimals(input * share), output: sixDecimals(output * share), cache_read: sixDecimals(cache_read * share), cache_write: sixDecimals(cache_write * share) };
+}
+
 /** Blended list price in USD per million tokens: (input + 3 * output) / 4. */
 export function blendedPrice(pricing: Price): number {
   return (pricing.input + 3 * pricing.output) / 4;
@@ -294,6 +326,10 @@ export function crossCheck(data: CatalogData): string[] {
   const decision = data.models.find((m) => m.id === DECISION_MODEL_ID);
   if (!decision) problems.push(`decision model ${DECISION_MODEL_ID} is missing`);
   else if (!decision.named_only) problems.push(`decision model ${DECISION_MODEL_ID} must be named_only`);
+  else if (decision.protocol !== 'decision') problems.push(`decision model ${DECISION_MODEL_ID} must speak the decision protocol`);
+  for (const model of data.models) {
+    if (model.protocol === 'decision' && model.id !== DECISION_MODEL_ID) problems.push(`model ${model.id}: only the decision model speaks the decision protocol`);
+  }
 
   if (data.embedding_models.length !== EMBEDDING_MODEL_COUNT) {
     problems.push(`expected exactly ${EMBEDDING_MODEL_COUNT} embedding models, found ${data.embedding_models.length}`);

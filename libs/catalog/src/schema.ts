@@ -13,6 +13,14 @@ export type VendorId = (typeof VENDOR_IDS)[number];
 export const PROTOCOLS = ['openai', 'anthropic', 'gemini'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
+/**
+ * Wire protocols a model may speak instead of its vendor's: `decision` is vendor-8's decision API
+ * (typed questions in, one probability distribution per question out), which serves the decision
+ * model only (services/vendor-sim/README.md documents it).
+ */
+export const MODEL_PROTOCOLS = [...PROTOCOLS, 'decision'] as const;
+export type ModelProtocol = (typeof MODEL_PROTOCOLS)[number];
+
 export const TIERS = ['fast', 'balanced', 'powerful', 'frontier'] as const;
 export type Tier = (typeof TIERS)[number];
 
@@ -80,6 +88,8 @@ export const ChatModelSchema = z.object({
   vendor: z.enum(VENDOR_IDS),
   /** The vendor's own model name, sent upstream. */
   upstream_id: z.string().min(1),
+  /** The model's own wire protocol where it is not its vendor's (the decision model: `decision`). */
+  protocol: z.enum(MODEL_PROTOCOLS).optional(),
   kind: z.literal('chat'),
   tier: z.enum(TIERS),
   pricing: PriceSchema,

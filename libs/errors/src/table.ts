@@ -69,6 +69,10 @@ export const ERROR_TABLE = {
   auth_unavailable: e(503, 'server_error'),
   billing_unavailable: e(503, 'server_error'),
   conversations_unavailable: e(503, 'server_error'),
+  // Not in the spec's table: the batch service (files) cannot be reached; named like its siblings.
+  files_unavailable: e(503, 'server_error'),
+  // Not in the spec's table: the batch service (batches) cannot be reached.
+  batches_unavailable: e(503, 'server_error'),
   free_tier_unavailable: e(503, 'server_error'),
   analyzer_daily_cap: e(503, 'server_error'),
   analyzer_unavailable: e(503, 'server_error'),

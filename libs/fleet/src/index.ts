@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { freePort } from './ports';
+
+export { freePort };
 
 /**
  * Runs the whole fleet as child processes under one supervisor: each service gets its port
@@ -66,18 +70,6 @@ export interface Fleet {
   /** Sends a signal to one service's current process. */
   signal(service: ServiceName, signal: NodeJS.Signals): void;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 export async function waitForPort(port: number, timeoutMs: number, isAlive: () => boolean = () => true): Promise<void> {
@@ -184,6 +176,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     VENDOR_SIM_URL: `http://127.0.0.1:${ports.vendorSim}`,
     // One machine, many services: metrics ports only where asked for.
     METRICS_PORT: options.env.METRICS_PORT ?? '0',
+    // The batch service needs a master key for files; a fleet given none makes one for its life
+    // (files it stores do not open in a later fleet: `npm start` passes a kept one).
+    FILES_ENCRYPTION_KEY: options.env.FILES_ENCRYPTION_KEY || randomBytes(32).toString('base64'),
   };
   const ownPort = (instance: FleetInstance): NodeJS.ProcessEnv => {
     switch (instance.service) {

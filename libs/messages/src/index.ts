@@ -2,3 +2,5 @@
 export * from './usage';
 export * from './usage-outbox';
 export * from './conversation-compact';
+export * from './response-run';
+export * from './batch';

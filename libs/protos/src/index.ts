@@ -53,3 +53,6 @@ export type { VendorKeysRequest, VendorKeysRequest__Output } from './generated/s
 export type { VendorKeysResponse, VendorKeysResponse__Output } from './generated/svc/billing/v1/VendorKeysResponse';
 export type { ConversationsServiceClient, ConversationsServiceHandlers } from './generated/svc/conversations/v1/ConversationsService';
 export type { BatchServiceClient, BatchServiceHandlers } from './generated/svc/batch/v1/BatchService';
+export type { UploadFileRequest, UploadFileRequest__Output } from './generated/svc/batch/v1/UploadFileRequest';
+export type { FileReply, FileReply__Output } from './generated/svc/batch/v1/FileReply';
+export type { FileContentChunk, FileContentChunk__Output } from './generated/svc/batch/v1/FileContentChunk';

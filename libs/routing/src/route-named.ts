@@ -2,7 +2,7 @@ import { ServiceError } from '@svc/errors';
 import { TIERS, type Catalog, type ChatModel } from '@svc/catalog';
 import type { RouteQuery as RouteRequest, RouteDecision } from './types';
 import { forbiddenAt } from './model-access';
-import { meetsNeeds } from './eligibility';
+import { meetsNeeds, namedRefusal, unmetNeed } from './eligibility';
 
 export const MAX_ATTEMPTS = 3;
 
@@ -13,7 +13,8 @@ export type RouteResult = RouteDecision;
  * A named model is served as named (spec: What the service does 5), with fallback by
  * svc.fallback: `same_vendor` tries other models of the same vendor and class (tier),
  * `cross_vendor` any model of the same class, `none` nothing. svc.vendors restricts the
- * fallback set. Candidates are ordered by closeness in price to the named model.
+ * fallback set only (spec: svc request fields, vendors): the named model itself is served
+ * whatever its vendor. Candidates are ordered by closeness in price to the named model.
  */
 export function routeNamed(catalog: Catalog, request: RouteRequest): RouteResult {
   const named = catalog.chatModel(request.model);
@@ -23,6 +24,9 @@ export function routeNamed(catalog: Catalog, request: RouteRequest): RouteResult
   if (request.free_plan && !named.free) {
     throw new ServiceError('free_tier_model', `The model '${named.id}' is not on the free model list. On the Free plan, use a free model or auto, or top up to use it.`, { param: 'model' });
   }
+  // Spec (Errors): a named model that cannot do what is asked is refused, never swapped.
+  const unmet = unmetNeed(named, request.needs);
+  if (unmet) throw namedRefusal(named, unmet);
   const vendors = request.vendors ?? [];
   const policy = request.fallback || 'cross_vendor';
   const usable = (model: ChatModel) => (vendors.length === 0 || vendors.includes(model.vendor)) && meetsNeeds(model, request.needs) && !forbiddenAt(model.id, request.access);
@@ -33,11 +37,7 @@ export function routeNamed(catalog: Catalog, request: RouteRequest): RouteResult
           .filter((model) => model.id !== named.id && !model.named_only && model.tier === named.tier && (policy === 'cross_vendor' || model.vendor === named.vendor) && usable(model))
           .filter((model) => !request.free_plan || model.free)
           .sort((a, b) => Math.abs(a.pricing.input - named.pricing.input) - Math.abs(b.pricing.input - named.pricing.input));
-  const primaryUsable = usable(named);
-  const candidates = [...(primaryUsable ? [named] : []), ...fallbacks].slice(0, MAX_ATTEMPTS);
-  if (candidates.length === 0) {
-    throw new ServiceError('no_provider_available', `No provider can serve '${named.id}' for this request${policy === 'none' ? ' and fallback is none' : ''}.`);
-  }
+  const candidates = [named, ...fallbacks].slice(0, MAX_ATTEMPTS);
   return {
     candidates: candidates.map((model) => ({ model: model.id, vendor: model.vendor })),
     routing: { trigger: 'explicit', effort: request.reasoning_effort ?? '', effort_reason: request.reasoning_effort ? 'explicit level' : '' },

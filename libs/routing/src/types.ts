@@ -43,6 +43,12 @@ export interface RouteQuery {
   free_plan?: boolean;
   /** reasoning_effort as sent (empty when none). */
   reasoning_effort?: string;
+  /** Escalation: the model that asked for a stronger one (or whose answer failed the check); route one step up. */
+  escalated_from?: string;
+  /** Auto compares candidates at this tier's prices: `flex` from a 15-minute deadline (empty = standard). */
+  price_tier?: string;
+  /** Route as if the job's stakes were normal (the analyzer's normal_stakes row). */
+  assume_normal_stakes?: boolean;
 }
 
 /** svc.routing as the spec names it; empty strings and zero values are omitted when rendered. */
@@ -80,4 +86,6 @@ export interface RouteDecision {
   auto?: boolean;
   /** On the Free plan under auto: the model a paid account would have been given. */
   paid_would_use?: string;
+  /** Under auto: the stronger models an escalation from the pick would use; empty when none exists. */
+  escalation?: RouteCandidate[];
 }

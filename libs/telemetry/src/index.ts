@@ -5,12 +5,14 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { getRPCMetadata, RPCType } from '@opentelemetry/core';
+import { context } from '@opentelemetry/api';
+import { KeepErrorsProcessor, RatioKeepingErrorsSampler } from './sampling';
 import { parseConfig, z, env } from '@svc/config';
 
 export const telemetrySchema = z.object({
@@ -19,6 +21,11 @@ export const telemetrySchema = z.object({
   /** Prometheus endpoint (/metrics) on this port; 0 turns it off. */
   METRICS_PORT: env.port(9464),
   METRICS_HOST: env.string('0.0.0.0'),
+  /**
+   * Share of traces exported whole, 0 to 1 (the trace id decides, the same in every service); a
+   * span that ends with an error is exported whatever the share (sampling.ts).
+   */
+  TRACE_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
 });
 
 export interface TelemetryOptions {
@@ -43,18 +50,18 @@ export function startTelemetry(options: TelemetryOptions): NodeSDK | undefined {
   const spanProcessors: SpanProcessor[] = [new NoopSpanProcessor()];
   if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const base = config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '');
-    spanProcessors[0] = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }), { scheduledDelayMillis: 500 });
+    spanProcessors[0] = new KeepErrorsProcessor(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }), { scheduledDelayMillis: 500 }));
   }
   // Explicit empty lists: left unset, the SDK would add default OTLP metric and log exporters.
   const metricReaders = config.METRICS_PORT > 0 ? [new PrometheusExporter({ port: config.METRICS_PORT, host: config.METRICS_HOST })] : [];
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.service, [ATTR_SERVICE_VERSION]: options.version ?? '0.1.0' }),
+    sampler: new RatioKeepingErrorsSampler(config.TRACE_SAMPLE_RATIO),
     spanProcessors,
     metricReaders,
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => request.url === '/healthz' || request.url === '/readyz' || request.url === '/metrics' }),
-      new ExpressInstrumentation(),
       new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
       new UndiciInstrumentation(),
       new IORedisInstrumentation(),
@@ -66,6 +73,17 @@ export function startTelemetry(options: TelemetryOptions): NodeSDK | undefined {
   return sdk;
 }
 
+/**
+ * Names the HTTP server span of the request in progress after its route ("POST /v1/chat/completions",
+ * attribute http.route), as the Express instrumentation would. That instrumentation is not loaded:
+ * it wraps every middleware and opened a span for each (seven per chat call on the edge) for no
+ * information a trace reader uses; the edge calls this once, when Express matches the route.
+ */
+export function setHttpRoute(route: string): void {
+  const metadata = getRPCMetadata(context.active());
+  if (metadata?.type === RPCType.HTTP) metadata.route = route;
+}
+
 /** Flushes spans and stops exporters; called at the end of a graceful shutdown. */
 export async function stopTelemetry(): Promise<void> {
   const current = sdk;
@@ -75,4 +93,5 @@ export async function stopTelemetry(): Promise<void> {
 
 export { metrics, trace, context, propagation, SpanStatusCode } from '@opentelemetry/api';
 export * from './metrics';
+export { KeepErrorsProcessor, RatioKeepingErrorsSampler } from './sampling';
 export { inMemoryMetrics, type InMemoryMetrics, type MemoryHistogram, type MemoryPoint } from './metrics-memory';

@@ -20,6 +20,8 @@ export type VendorOutcome = 'ok' | 'retryable' | 'fatal' | 'aborted';
 export type VendorAttemptAttributes = { vendor: string; model: string; outcome: VendorOutcome };
 export type VendorDurationAttributes = { vendor: string; model: string };
 export type FallbackAttributes = { from_model: string; to_model: string };
+/** reason: `asked` (the model called the hidden escalation tool) or the answer check that failed. */
+export type EscalationAttributes = { from_model: string; to_model: string; reason: string };
 export type RateLimitScope = 'ip' | 'key_requests' | 'key_tokens';
 export type RateLimitAttributes = { scope: RateLimitScope };
 export type QueueAttributes = { queue: string };
@@ -39,6 +41,10 @@ export interface SvcMetrics {
   vendorDuration: Histogram<VendorDurationAttributes>;
   /** svc.vendor.fallbacks: calls served by a later candidate than the first one tried. */
   fallbacks: Counter<FallbackAttributes>;
+  /** svc.call.escalations: answers auto replaced by a stronger model's (spec: Escalation, svc.escalated_from). */
+  escalations: Counter<EscalationAttributes>;
+  /** svc.call.capacity_fallbacks: flex attempts refused for capacity and served at standard (spec: Deadline and flex rules 2). */
+  capacityFallbacks: Counter<{ vendor: string; model: string }>;
   /** svc.rate_limit.refusals: 429s from the per-address and per-key limits. */
   rateLimitRefusals: Counter<RateLimitAttributes>;
   /** svc.billing.settlements: ledger rows written (duplicates skipped are not counted). */
@@ -66,6 +72,8 @@ export function createSvcMetrics(meter: Meter): SvcMetrics {
     vendorAttempts: meter.createCounter('svc.vendor.attempts', { description: 'Vendor attempts, by vendor, model and outcome' }),
     vendorDuration: meter.createHistogram('svc.vendor.attempt.duration_ms', durationMs('Vendor attempt duration (streams: until the first event), by vendor and model')),
     fallbacks: meter.createCounter('svc.vendor.fallbacks', { description: 'Calls served by a fallback candidate, by first model tried and serving model' }),
+    escalations: meter.createCounter('svc.call.escalations', { description: 'Answers replaced by a stronger model, by model replaced, serving model and reason' }),
+    capacityFallbacks: meter.createCounter('svc.call.capacity_fallbacks', { description: 'Flex attempts refused for capacity and retried at standard, by vendor and model' }),
     rateLimitRefusals: meter.createCounter('svc.rate_limit.refusals', { description: 'Rate-limit refusals (429), by scope' }),
     settlementsWritten: meter.createCounter('svc.billing.settlements', { description: 'Usage records written to the ledger' }),
     ledgerLagMs: meter.createHistogram('svc.billing.ledger_lag_ms', durationMs('Time from a call to its ledger row')),

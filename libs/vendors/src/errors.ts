@@ -2,8 +2,11 @@
  * A vendor failure, classified. `retryable` follows the common rule (408, 409, 429, >= 500,
  * network failures and timeouts): the edge tries the next candidate; otherwise it stops.
  * `reason` is a short text safe to show; the vendor's own body never reaches a client.
+ * `capacity` is a flex call the vendor refused for lack of flex capacity (spec: Deadline and flex
+ * rules 2): the same model can be asked again at once at standard; retryable, so a caller that
+ * does not retry at standard falls back as for an unavailable vendor.
  */
-export type VendorErrorKind = 'rate_limited' | 'timeout' | 'unavailable' | 'server' | 'invalid_request' | 'auth' | 'bad_response' | 'aborted';
+export type VendorErrorKind = 'rate_limited' | 'timeout' | 'unavailable' | 'server' | 'invalid_request' | 'auth' | 'bad_response' | 'aborted' | 'capacity';
 
 export class VendorError extends Error {
   override name = 'VendorError';
@@ -16,7 +19,7 @@ export class VendorError extends Error {
   }
 
   get retryable(): boolean {
-    return this.kind === 'rate_limited' || this.kind === 'timeout' || this.kind === 'unavailable' || this.kind === 'server' || this.kind === 'bad_response';
+    return this.kind === 'rate_limited' || this.kind === 'timeout' || this.kind === 'unavailable' || this.kind === 'server' || this.kind === 'bad_response' || this.kind === 'capacity';
   }
 }
 

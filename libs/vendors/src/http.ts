@@ -49,28 +49,90 @@ function bodyOf(message: IncomingMessage): VendorBody {
   };
 }
 
-function send(url: string, body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<IncomingMessage> {
+/** A request body: bytes sent whole (replayable), or a stream sent chunked (sent once). */
+export type RequestBody = string | Buffer | AsyncIterable<Uint8Array | string>;
+
+interface Outgoing {
+  method: string;
+  url: string;
+  body?: RequestBody;
+  headers: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+function send(outgoing: Outgoing, fresh: boolean): Promise<IncomingMessage> {
+  const { method, url, body, headers, signal } = outgoing;
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : http;
-  const agent = agents[target.protocol as keyof typeof agents];
-  if (!agent) return Promise.reject(new Error(`unsupported protocol ${target.protocol}`));
+  const pooled = agents[target.protocol as keyof typeof agents];
+  if (!pooled) return Promise.reject(new Error(`unsupported protocol ${target.protocol}`));
+  const whole = typeof body === 'string' || Buffer.isBuffer(body);
+  const length: Record<string, string | number> = whole ? { 'content-length': Buffer.byteLength(body) } : body === undefined ? {} : { 'transfer-encoding': 'chunked' };
   return new Promise((resolve, reject) => {
     const request = transport.request(
       target,
-      { method: 'POST', agent, signal, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      // `agent: false`: a connection of its own, outside the pool.
+      { method, agent: fresh ? false : pooled, signal, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...length, ...headers } },
       resolve,
     );
-    request.on('error', reject);
-    request.end(body);
+    request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
+    if (body === undefined || whole) {
+      request.end(body);
+      return;
+    }
+    void (async () => {
+      try {
+        for await (const chunk of body) {
+          if (!request.write(chunk)) await new Promise<void>((done) => request.once('drain', done));
+        }
+        request.end();
+      } catch (error) {
+        request.destroy(error as Error);
+      }
+    })();
   });
 }
 
+/**
+ * A pooled keep-alive connection the vendor closed while idle, just as this request went out on
+ * it (the server's keep-alive timeout; many at once after a pause on either side): reset or
+ * closed before any answer. The vendor never read the request, so it is sent again, once, on a
+ * new connection — not reported as the vendor being unavailable (which would fall back and count
+ * against the model's health for every tenant).
+ */
+function staleConnection(error: unknown): boolean {
+  const failure = error as { reusedSocket?: boolean; code?: string };
+  return failure.reusedSocket === true && (failure.code === 'ECONNRESET' || failure.code === 'EPIPE');
+}
+
+async function sendOnFreshConnectionIfStale(outgoing: Outgoing): Promise<IncomingMessage> {
+  try {
+    return await send(outgoing, false);
+  } catch (error) {
+    // A streamed body was consumed by the first try: it cannot be sent again.
+    const replayable = outgoing.body === undefined || typeof outgoing.body === 'string' || Buffer.isBuffer(outgoing.body);
+    if (outgoing.signal?.aborted || !replayable || !staleConnection(error)) throw error;
+    return send(outgoing, true);
+  }
+}
+
 /** POSTs JSON; resolves for 2xx, throws a classified VendorError otherwise. */
-export async function postJson(url: string, payload: unknown, headers: Record<string, string>, signal?: AbortSignal, reasonOf?: (body: unknown) => string | undefined): Promise<VendorResponse> {
+export function postJson(url: string, payload: unknown, headers: Record<string, string>, signal?: AbortSignal, reasonOf?: (body: unknown) => string | undefined): Promise<VendorResponse> {
+  return vendorRequest({ method: 'POST', url, body: JSON.stringify(payload), headers, signal }, reasonOf);
+}
+
+/**
+ * Any method and body (GET without one, multipart uploads, streamed bodies); resolves for 2xx
+ * with the body unread, throws a classified VendorError otherwise.
+ */
+export async function vendorRequest(outgoing: Outgoing, reasonOf?: (body: unknown) => string | undefined): Promise<VendorResponse> {
+  const { signal } = outgoing;
   let message: IncomingMessage;
   try {
-    message = await send(url, JSON.stringify(payload), headers, signal);
+    message = await sendOnFreshConnectionIfStale(outgoing);
   } catch (error) {
+    // A streamed body that could not be produced (a line the vendor would refuse) keeps its own error.
+    if (error instanceof VendorError) throw error;
     throw errorFromFetch(error, signal);
   }
   const status = message.statusCode ?? 0;
@@ -84,6 +146,11 @@ export async function postJson(url: string, payload: unknown, headers: Record<st
   }
   const retryAfter = responseHeaders['retry-after'];
   throw errorFromStatus(status, reasonOf?.(parsed), typeof retryAfter === 'string' ? retryAfter : null);
+}
+
+/** GETs JSON (the body parsed), with the same classification. */
+export async function getJson(url: string, headers: Record<string, string>, signal?: AbortSignal, reasonOf?: (body: unknown) => string | undefined): Promise<unknown> {
+  return readJson(await vendorRequest({ method: 'GET', url, headers, signal }, reasonOf), signal);
 }
 
 export async function readJson(response: VendorResponse, signal?: AbortSignal): Promise<unknown> {

@@ -1,10 +1,15 @@
 export * from './types';
 export * from './errors';
+export * from './batch-types';
 export { readSse } from './sse';
 export { normaliseArguments } from './http';
-export { adapters, adapterFor } from './registry';
+export { adapters, adapterFor, batchAdapters, batchAdapterFor } from './registry';
+export { openAIBatchAdapter } from './openai/openai-batch';
+export { anthropicBatchAdapter } from './anthropic/anthropic-batch';
+export { geminiBatchAdapter } from './gemini/gemini-batch';
 export { mapReasoning, REASONING_SCALE, type MappedReasoning } from './reasoning';
 export { openAIAdapter } from './openai/openai-chat-model';
 export { anthropicAdapter } from './anthropic/anthropic-chat-model';
 export { geminiAdapter } from './gemini/gemini-chat-model';
+export { decisionAdapter, optionKeys, PROBABILITY_TOLERANCE } from './decision/decision-model';
 export { resolveEndpoint, resolveProvider, resolveServing, simulatorHeaders, ownKeyRejected, type ResolvedProvider, type VendorKeys } from './resolve';

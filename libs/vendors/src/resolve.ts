@@ -22,11 +22,13 @@ export type VendorKeys = Readonly<Record<string, string | undefined>>;
  * api.openai.com/v1 has). A vendor with a base URL but no key is not configured. Returns the
  * provider, or a sentence naming what is missing.
  */
-export function resolveEndpoint(catalog: Catalog, vendorId: string, simUrl: string, keys: VendorKeys): ResolvedProvider | { missing: string } {
+export function resolveEndpoint(catalog: Catalog, vendorId: string, simUrl: string, keys: VendorKeys, modelProtocol?: ChatModel['protocol']): ResolvedProvider | { missing: string } {
   const vendor = catalog.vendor(vendorId as Vendor['id']);
   if (!vendor) return { missing: `vendor ${vendorId} is not in the catalog` };
-  const adapter = adapterFor(vendor.protocol);
-  if (!adapter) return { missing: `no adapter for the ${vendor.protocol} protocol` };
+  // A model with a protocol of its own (the decision model) is reached at its vendor's address.
+  const protocol = modelProtocol ?? vendor.protocol;
+  const adapter = adapterFor(protocol);
+  if (!adapter) return { missing: `no adapter for the ${protocol} protocol` };
   if (!vendor.base_url) {
     const base = simUrl.replace(/\/$/, '');
     return { vendor, adapter, context: { baseUrl: vendor.protocol === 'openai' ? `${base}/v1` : base, apiKey: keys[vendor.api_key_env] || 'sim' }, simulated: true };
@@ -38,7 +40,7 @@ export function resolveEndpoint(catalog: Catalog, vendorId: string, simUrl: stri
 
 /** resolveEndpoint for a model; undefined when its vendor is not configured (the candidate is skipped). */
 export function resolveProvider(catalog: Catalog, model: ChatModel | { vendor: string }, simUrl: string, keys: VendorKeys): ResolvedProvider | undefined {
-  const resolved = resolveEndpoint(catalog, model.vendor, simUrl, keys);
+  const resolved = resolveEndpoint(catalog, model.vendor, simUrl, keys, 'protocol' in model ? model.protocol : undefined);
   return 'missing' in resolved ? undefined : resolved;
 }
 

@@ -1,5 +1,5 @@
 import './instrumentation';
-import { createLogger } from '@svc/logger';
+import { createLogger, throttledWarning } from '@svc/logger';
 import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
 import { createAmqpClient } from '@svc/amqp';
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const prisma = createPrisma(config.DATABASE_URL);
   await prisma.$connect();
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'billing' });
+  redis.on('error', throttledWarning(logger, 'redis connection failed: commands wait for the reconnect'));
   // One reconnecting connection: a broker restart or a lost connection is waited out (the
   // consumer subscribes again when it is back); auth and admission over gRPC never depend on it.
   const amqp = createAmqpClient({ url: config.AMQP_URL, logger, name: 'billing', queues: [usageSettle.name] });

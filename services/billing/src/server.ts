@@ -6,7 +6,7 @@ import type { Prisma } from './db';
 import { authenticateKey } from './keys/authenticate-key';
 import { admit } from './admission/admit';
 import { settle } from './settlement/settle';
-import { release } from './admission/release';
+import { release } from '@svc/admission';
 import type { PriceLookup } from './baselines/recompute';
 
 export interface BillingDeps {

@@ -7,6 +7,7 @@ import { addItems, createConversation, deleteConversation, getConversation, list
 import { deleteResponse, getResponse } from './store/responses';
 import { buildHistory, completeTurn, storeCompaction, updateResponse, type History } from './store/turns';
 import type { StoreDeps } from './store/queries';
+import { claimPool, claimPoolResults, markPoolSent, releasePoolClaim, type PoolGroup } from './store/pool';
 
 export interface ConversationsDeps {
   prisma: Prisma;
@@ -45,6 +46,14 @@ function historyReply(history: History) {
     history_token_estimate: history.history_token_estimate,
     ...(history.retention_days === undefined ? {} : { retention_days: history.retention_days }),
   };
+}
+
+function poolGroupsReply(groups: PoolGroup[]) {
+  return groups.map((group) => ({
+    organization_id: group.organization_id,
+    vendor: group.vendor,
+    rows: group.rows.map(({ job, vendor_batch, ...row }) => ({ ...row, job_json: JSON.stringify(job), vendor_batch_json: json(vendor_batch) })),
+  }));
 }
 
 /**
@@ -104,6 +113,7 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
         input_items: parseJson(request.input_items_json, 'input'),
         response: parseJson(request.response_json, 'response'),
         stream: parseJson(request.stream_json, 'stream'),
+        pool: parseJson(request.pool_json, 'pool'),
       });
       return {
         response_json: JSON.stringify(turn.response),
@@ -135,6 +145,7 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
         response: parseJson(request.response_json, 'response'),
         organization_retention_days: organizationRetention(request.organization_retention_days),
         stream: parseJson(request.stream_json, 'stream'),
+        cancel: request.cancel === true,
       });
       return { updated: result.updated, response_json: JSON.stringify(result.response), output_ids: result.output_ids, delete_after_response: result.delete_after_response };
     }),
@@ -149,6 +160,16 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
       });
       return { item_json: JSON.stringify(result.item), history: historyReply(result.history) };
     }),
+    ClaimPool: unary(log, 'ClaimPool', async (request) => ({
+      groups: poolGroupsReply(await claimPool(store, { claim_id: request.claim_id, max_lines: request.max_lines, max_age_ms: Number(request.max_age_ms), lease_ms: Number(request.lease_ms), max_groups: request.max_groups })),
+    })),
+    MarkPoolSent: unary(log, 'MarkPoolSent', async (request) => ({
+      rows: await markPoolSent(store, { claim_id: request.claim_id, response_ids: request.response_ids ?? [], vendor_batch_id: request.vendor_batch_id, vendor_batch: parseJson(request.vendor_batch_json, 'vendor_batch') }),
+    })),
+    ReleasePoolClaim: unary(log, 'ReleasePoolClaim', async (request) => ({ rows: await releasePoolClaim(store, { claim_id: request.claim_id, response_ids: request.response_ids ?? [] }) })),
+    ClaimPoolResults: unary(log, 'ClaimPoolResults', async (request) => ({
+      groups: poolGroupsReply(await claimPoolResults(store, { claim_id: request.claim_id, lease_ms: Number(request.lease_ms), max_batches: request.max_batches })),
+    })),
   };
   return { definition: proto.ConversationsService.service, implementation: handlers as never, name: 'svc.conversations.v1.ConversationsService' };
 }

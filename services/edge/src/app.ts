@@ -4,7 +4,7 @@ import type { Catalog } from '@svc/catalog';
 import type { KeyRecord__Output } from '@svc/protos';
 import { requestId } from './middleware/request-id';
 import { httpMetrics } from './middleware/metrics';
-import { errorHandler, hostRequired, notFound } from './middleware/errors';
+import { errorHandler, hostRequired, notFound, refuseDeclaredOverLimit } from './middleware/errors';
 import { requireKey } from './middleware/auth';
 import type { KeyCache } from './auth/key-cache';
 import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
@@ -13,9 +13,19 @@ import { embeddingsHandler } from './embeddings/embeddings.handler';
 import { autoModelsHandler } from './public/auto-models';
 import { freeTierHandler } from './public/free-tier';
 import { planHandler } from './public/plan';
-import { createResponseHandler, deleteResponseHandler, getResponseHandler } from './responses/responses.handler';
+import { apiMeasurements, statusHandler } from './public/status';
+import { analyzerPageHandler, statusPageHandler, webMeasurements } from './public/pages';
+import { analyzeHandler, type AnalyzerDeps } from './public/analyze';
+
+/** Spec (POST /v1/public/analyze): 1 MB. */
+const ANALYZER_BODY_LIMIT_BYTES = 1024 * 1024;
+import type { StatusRecorder, StatusService } from '@svc/backends';
+import { cancelResponseHandler, createResponseHandler, deleteResponseHandler, getResponseHandler } from './responses/responses.handler';
+import type { BackgroundQueue } from './responses/background';
 import { conversationHandlers, type ConversationDeps } from './responses/conversations.handler';
 import type { Compactor } from './responses/compactor';
+import { fileHandlers, type FilesDeps } from './files/files.handler';
+import { batchHandlers, type BatchesDeps } from './files/batches.handler';
 
 export interface AppDeps {
   logger: Logger;
@@ -24,7 +34,15 @@ export interface AppDeps {
   lookupKey: (hash: string) => Promise<KeyRecord__Output>;
   chat: ChatDeps;
   /** The Responses API and conversations (the conversations service); absent: those routes answer 404. */
-  conversations?: ConversationDeps & { compactor: Compactor; compactionModel: string };
+  conversations?: ConversationDeps & { compactor: Compactor; compactionModel: string; background?: BackgroundQueue };
+  /** POST /v1/public/analyze. */
+  analyzer: AnalyzerDeps;
+  /** The status document (GET /v1/status) and the api component's measurements. */
+  status: { service: StatusService; recorder: StatusRecorder };
+  /** Files (the batch service); absent: those routes answer 404. */
+  files?: FilesDeps;
+  /** Batches (the batch service and the workers); absent: those routes answer 404. */
+  batches?: BatchesDeps;
   /** Per-address limit, mounted before authentication on every /v1 route. */
   ipLimit: express.RequestHandler;
   bodyLimitBytes: number;
@@ -48,14 +66,24 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(hostRequired);
   app.use(httpMetrics);
   // JSON bodies whatever the content type says (curl -d sends form encoding); 32 MB limit.
-  const json = express.json({ limit: deps.bodyLimitBytes, type: () => true, strict: false });
+  // A body declared over the limit is refused before a byte of it is read (body-parser would read it all first).
+  const json = [refuseDeclaredOverLimit(deps.bodyLimitBytes), express.json({ limit: deps.bodyLimitBytes, type: () => true, strict: false })];
+
+  // Pages people look at (the status document's `web` component).
+  app.get('/status', webMeasurements(deps.status.recorder), deps.ipLimit, handle(statusPageHandler(deps.status.service)));
+  app.get('/analyze', webMeasurements(deps.status.recorder), deps.ipLimit, analyzerPageHandler());
 
   const v1 = express.Router();
+  v1.use(apiMeasurements(deps.status.recorder));
   v1.use(deps.ipLimit);
+  v1.get('/status', handle(statusHandler(deps.status.service)));
   v1.get('/public/catalog-export', (_req, res) => void res.setHeader('cache-control', 'public, max-age=600').json(deps.catalog.exportDocument()));
   v1.get('/public/auto-models', autoModelsHandler(deps.catalog));
   v1.get('/public/free-tier', freeTierHandler(deps.catalog));
   v1.get('/public/plan', planHandler(deps.catalog));
+  // Spec (POST /v1/public/analyze): bodies over 1 MB are 413.
+  const analyzerJson = [refuseDeclaredOverLimit(ANALYZER_BODY_LIMIT_BYTES), express.json({ limit: ANALYZER_BODY_LIMIT_BYTES, type: () => true, strict: false })];
+  v1.post('/public/analyze', analyzerJson, handle(analyzeHandler(deps.analyzer)));
   v1.use(requireKey(deps.keyCache, deps.lookupKey));
   v1.get('/models', handle(listModelsHandler(deps.catalog)));
   v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
@@ -65,6 +93,7 @@ export function createApp(deps: AppDeps): express.Express {
     const responses = { ...deps.chat, ...deps.conversations };
     v1.post('/responses', json, handle(createResponseHandler(responses)));
     v1.get('/responses/:id', handle(getResponseHandler(responses)));
+    v1.post('/responses/:id/cancel', handle(cancelResponseHandler(responses)));
     v1.delete('/responses/:id', handle(deleteResponseHandler(responses)));
     const conversations = conversationHandlers(deps.conversations);
     v1.post('/conversations', json, handle(conversations.create));
@@ -73,6 +102,22 @@ export function createApp(deps: AppDeps): express.Express {
     v1.delete('/conversations/:id', handle(conversations.delete));
     v1.get('/conversations/:id/items', handle(conversations.listItems));
     v1.post('/conversations/:id/items', json, handle(conversations.addItems));
+  }
+  if (deps.files) {
+    // Multipart, read as a stream (no JSON body parser: RULINGS 3, the 100 MiB file limit applies instead).
+    const files = fileHandlers(deps.files);
+    v1.post('/files', handle(files.upload));
+    v1.get('/files', handle(files.list));
+    v1.get('/files/:id', handle(files.get));
+    v1.delete('/files/:id', handle(files.delete));
+    v1.get('/files/:id/content', handle(files.content));
+  }
+  if (deps.batches) {
+    const batches = batchHandlers(deps.batches);
+    v1.post('/batches', json, handle(batches.create));
+    v1.get('/batches', handle(batches.list));
+    v1.get('/batches/:id', handle(batches.get));
+    v1.post('/batches/:id/cancel', handle(batches.cancel));
   }
   app.use('/v1', v1);
 

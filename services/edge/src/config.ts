@@ -7,6 +7,8 @@ export const edgeConfigSchema = commonSchema.extend({
   /** Router and billing addresses, Redis, the simulator, attempt limits, provider health, BYOK cache (libs/backends callConfigFields). */
   ...callConfigFields,
   AMQP_URL: env.string('amqp://guest:guest@127.0.0.1:5672/svc'),
+  /** The batch service (files): host:port, a comma-separated list of replicas, or a grpc target. */
+  BATCH_ADDR: env.string('127.0.0.1:50054'),
   /** Pass the simulator's x-sim-* fault headers through (development and tests only). */
   FORWARD_SIM_HEADERS: env.bool(true),
   /** In-memory key cache lifetime; revocations are also pushed over Redis pub/sub. */
@@ -28,6 +30,16 @@ export const edgeConfigSchema = commonSchema.extend({
   COMPACTION_MODEL: env.string('vendor-3/lumen-2.5-flash-lite'),
   /** Longest a turn waits for its compaction (the workers' conversation.compact job). */
   COMPACTION_WAIT_MS: env.int(60_000),
+  /** Background responses (POST /v1/responses background true) run on the workers' response.run queue; false when no worker consumes it (400 background_unavailable). */
+  BACKGROUND_RESPONSES: env.bool(true),
+  /** How often the status document is recomputed (spec: every 30 seconds); one replica computes, every replica serves it. */
+  STATUS_RECOMPUTE_MS: env.int(30_000),
+  /** Where the status document's measurements come from: `redis` (the counters every edge and worker writes) or `prometheus` (the metrics the fleet exports, at PROMETHEUS_URL). */
+  STATUS_SOURCE: z.enum(['redis', 'prometheus']).default('redis'),
+  /** The Prometheus that scrapes the fleet (STATUS_SOURCE=prometheus). */
+  PROMETHEUS_URL: env.string('http://prometheus.monitoring.svc:9090'),
+  /** Analyses the public analyzer runs per UTC day for the whole service (503 analyzer_daily_cap past it); 0: no limit. */
+  ANALYZER_DAILY_CAP: env.int(10_000),
 });
 
 export type EdgeConfig = z.infer<typeof edgeConfigSchema>;

@@ -1,22 +1,24 @@
 import './instrumentation';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { createLogger } from '@svc/logger';
+import { createLogger, throttledWarning } from '@svc/logger';
 import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
 import { createAmqpClient } from '@svc/amqp';
-import { conversationCompact, usageSettle } from '@svc/messages';
+import { forwardedSimulatorHeaders } from './calls/ports';
+import { batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
 import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createApp } from './app';
-import { clientErrorHandler } from './middleware/errors';
+import { clientErrorHandler, connectRefusal } from './middleware/errors';
 import { createCompactor } from './responses/compactor';
+import { createBackgroundQueue } from './responses/background';
 import { KeyCache } from './auth/key-cache';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
 import { createImageFetcher } from '@svc/safe-fetch';
-import { createCallRuntime, createConversationsClient, createUsageOutbox, createUsageSink, type DurableUsageSink } from '@svc/backends';
+import { createBatchClient, createCallRuntime, createConversationsClient, prometheusReader, routerPort, createStatusService, createUsageOutbox, createUsageSink, parseRegionalComponents, statusComponents, type DurableUsageSink } from '@svc/backends';
 
 const KEY_EVENTS = 'key-events';
 
@@ -24,9 +26,10 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger({ service: 'edge', level: config.LOG_LEVEL });
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, name: 'edge' });
+  redis.on('error', throttledWarning(logger, 'redis connection failed: commands wait for the reconnect'));
   // One reconnecting broker connection (libs/amqp); usage records it cannot take within the
   // confirm limit go to the outbox in Postgres, then billing.Settle (libs/backends usage-sink.ts).
-  const amqp = createAmqpClient({ url: config.AMQP_URL, logger, name: 'edge', queues: [usageSettle.name, conversationCompact.name] });
+  const amqp = createAmqpClient({ url: config.AMQP_URL, logger, name: 'edge', queues: [usageSettle.name, conversationCompact.name, responseRun.name, batchStart.name] });
   const outbox = config.DATABASE_URL ? createUsageOutbox({ databaseUrl: config.DATABASE_URL, applicationName: 'svc-edge-usage-outbox' }) : undefined;
   if (!outbox) logger.warn('DATABASE_URL is not set: no usage outbox; usage the broker cannot take goes to billing.Settle, else is held in memory');
   let usage: DurableUsageSink | undefined;
@@ -40,7 +43,9 @@ async function main(): Promise<void> {
   });
   const { backends, ownKeys, health } = runtime;
   const conversations = createConversationsClient({ address: config.CONVERSATIONS_ADDR, deadlineMs: config.RPC_DEADLINE_MS, protosDir: config.PROTOS_DIR });
+  const batch = createBatchClient({ address: config.BATCH_ADDR, deadlineMs: config.RPC_DEADLINE_MS, protosDir: config.PROTOS_DIR });
   const subscriber = createRedis({ url: config.REDIS_URL, name: 'edge-key-events' });
+  subscriber.on('error', throttledWarning(logger, 'redis key-events subscription failed: reconnecting (the key cache is dropped when it is back)'));
   const keyCache = new KeyCache(config.KEY_CACHE_TTL_MS);
   await subscriber.subscribe(`${config.REDIS_KEY_PREFIX}${KEY_EVENTS}`);
   subscriber.on('message', (_channel, message) => {
@@ -63,10 +68,22 @@ async function main(): Promise<void> {
   const ipLimiter = createIpLimiter({ redis, limitPerMinute: config.IP_RATE_LIMIT_PER_MINUTE, trustedProxyHeader: config.TRUSTED_PROXY_HEADER, logger });
   const keyLimiter = createKeyLimiter({ redis, logger });
 
+  // The status document: computed every STATUS_RECOMPUTE_MS by one replica, served by all.
+  const regional = parseRegionalComponents(config.STATUS_REGIONAL_COMPONENTS);
+  const statusService = createStatusService({
+    redis,
+    components: statusComponents(catalog.data.vendors, regional),
+    logger,
+    recomputeMs: config.STATUS_RECOMPUTE_MS,
+    ...(config.STATUS_SOURCE === 'prometheus' ? { read: prometheusReader({ url: config.PROMETHEUS_URL, catalog, regional }) } : {}),
+  });
+
   let ready = true;
   const app = createApp({
     logger,
     catalog,
+    status: { service: statusService, recorder: runtime.status },
+    analyzer: { catalog, router: routerPort(backends), redis, logger, dailyCap: config.ANALYZER_DAILY_CAP, ...(runtime.deps.split ? { split: runtime.deps.split } : {}) },
     keyCache,
     lookupKey: async (hash) => {
       const response = await backends.authenticateKey(hash);
@@ -76,6 +93,7 @@ async function main(): Promise<void> {
     chat: {
       catalog,
       backends,
+      billing: runtime.deps.billing,
       usage: runtime.deps.usage,
       keyLimiter,
       cacheState: runtime.deps.cacheState,
@@ -91,12 +109,30 @@ async function main(): Promise<void> {
       keepaliveIntervalMs: config.KEEPALIVE_INTERVAL_MS,
       ownKeys,
       topupUrl: config.TOPUP_URL,
+      attemptObserver: runtime.deps.attemptObserver,
+      jev: runtime.deps.jev,
+      ...(runtime.deps.split ? { split: runtime.deps.split } : {}),
     },
     conversations: {
       conversations,
       retentionDays: config.CONVERSATION_RETENTION_DAYS,
       compactor: createCompactor({ amqp, redis, logger, waitMs: config.COMPACTION_WAIT_MS }),
       compactionModel: config.COMPACTION_MODEL,
+      ...(config.BACKGROUND_RESPONSES ? { background: createBackgroundQueue({ amqp, redis, keyPrefix: config.REDIS_KEY_PREFIX }) } : {}),
+    },
+    // The organization's retention is one setting for conversations and files.
+    files: { batch, retentionDays: config.CONVERSATION_RETENTION_DAYS, logger },
+    batches: {
+      batch,
+      // A broker that is reconnecting (a restart, a dropped connection) gets a few seconds before
+      // the batch is failed and the client told to retry.
+      start: async (job) => {
+        await amqp.waitReady(5000);
+        await amqp.publish(batchStart, job);
+      },
+      retentionDays: config.CONVERSATION_RETENTION_DAYS,
+      logger,
+      simulatorHeaders: (req) => forwardedSimulatorHeaders(config.FORWARD_SIM_HEADERS, req.headers),
     },
     ipLimit: ipLimiter.middleware,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -115,6 +151,7 @@ async function main(): Promise<void> {
   server.headersTimeout = 66_000;
   // Requests Node cannot parse are answered in the envelope with an x-request-id, not a bare line.
   server.on('clientError', clientErrorHandler(logger));
+  server.on('connect', connectRefusal(logger));
   server.requestTimeout = 0;
   logger.info('listening', { port: (server.address() as AddressInfo).port });
 
@@ -135,8 +172,10 @@ async function main(): Promise<void> {
     },
     { name: 'usage records held in memory', run: async () => usage?.close() },
     { name: 'provider health and grpc clients', run: async () => {
+      statusService.close();
       runtime.close();
       conversations.close();
+      batch.close();
     } },
     { name: 'amqp', run: () => amqp.close() },
     { name: 'usage outbox', run: async () => outbox?.close() },

@@ -15,12 +15,23 @@ export interface CorpusRow {
   tool_result?: string;
   /** Messages in the conversation, when more than the single user message. */
   turns?: number;
+  /** Kind of work; null for rows that only carry a difficulty label (evaluation). */
   task_type: string;
-  difficulty: 1 | 2 | 3 | 4 | 5;
-  stakes: 'normal' | 'high';
+  /** 1-5, or 0 when the row has no difficulty label. */
+  difficulty: 0 | 1 | 2 | 3 | 4 | 5;
+  /** Absent on collections that do not label stakes. */
+  stakes?: 'normal' | 'high';
   lang: string;
   /** Template the row came from; groups near-duplicates for the template-disjoint check. */
   tpl?: string;
+  /** Collection the row came from (training/sources.mjs id, or svc-templates / svc-handwritten). */
+  source?: string;
+  /** Collection family: the unit of the cross-source split. */
+  group?: string;
+  /** False for collections whose licence keeps them out of the shipped weights (evaluation only). */
+  ships?: boolean;
+  /** The collection's own human difficulty label. */
+  dl?: { scale: string; value: number };
 }
 
 export type Split = 'train' | 'calibration' | 'heldout';

@@ -81,6 +81,21 @@ describe('tool calls', () => {
     expect(chooseTool(simRequest({ tools, toolChoice: { mode: 'auto' }, user: 'do it [tool:search]' }))?.name).toBe('search');
   });
 
+  it('under auto a [tool:name] marker whose tool is not offered calls nothing', () => {
+    expect(chooseTool(simRequest({ tools: [weatherTool], toolChoice: { mode: 'auto' }, user: 'hard one [tool:svc_escalate]' }))).toBeUndefined();
+    const hidden = { name: 'svc_escalate', parameters: { type: 'object', properties: { reason: { type: 'string' } } } };
+    expect(chooseTool(simRequest({ tools: [weatherTool, hidden], toolChoice: { mode: 'auto' }, user: 'hard one [tool:svc_escalate]' }))?.name).toBe('svc_escalate');
+  });
+
+  it('the empty and not-json faults answer text that fails a check: empty with stop, or not JSON under a JSON format', () => {
+    const empty = generateAnswer(simRequest({ user: 'hi' }), { empty: true });
+    expect(empty).toMatchObject({ text: '', finish: 'stop', outputTokens: 0 });
+    const notJson = generateAnswer(simRequest({ user: 'hi', format: { type: 'json_object' } }), { notJson: true });
+    expect(notJson.finish).toBe('stop');
+    expect(() => JSON.parse(notJson.text)).toThrow();
+    expect(notJson.outputTokens).toBe(countTokens(notJson.text));
+  });
+
   it('honours a named tool and never calls under none or after a tool result', () => {
     const tools = [weatherTool, searchTool];
     expect(chooseTool(simRequest({ tools, toolChoice: { mode: 'named', name: 'search' } }))?.name).toBe('search');

@@ -3,6 +3,7 @@ import { createRng, seedOf, type Rng } from './hash';
 import type { Reasoning, SimRequest, ToolSpec } from './request';
 import { generateInstance } from './schema';
 import { countTokens, tokenize, truncateToTokens } from './tokens';
+import { chatDistillStep, extractAnswer } from './distill';
 
 /** Output budget the think-all switch burns when the request sets no max tokens. */
 export const DEFAULT_THINK_ALL_TOKENS = 4096;
@@ -26,6 +27,10 @@ export interface AnswerOptions {
   thinkAll?: boolean;
   /** The refuse fault. */
   refuse?: boolean;
+  /** The `empty` fault: an empty text answer with a normal stop (no tool call). */
+  empty?: boolean;
+  /** The `not-json` fault: a text answer that is not JSON, whatever format was asked (no tool call). */
+  notJson?: boolean;
 }
 
 const WORDS = [
@@ -70,7 +75,11 @@ function sentences(rng: Rng, totalWords: number): string {
   return out.join(' ');
 }
 
-/** Which tool, if any, the answer calls. Under `auto` only a `[tool]` / `[tool:name]` marker triggers one. */
+/**
+ * Which tool, if any, the answer calls. Under `auto` only a `[tool]` / `[tool:name]` marker
+ * triggers one; a `[tool:name]` whose tool is not offered calls nothing (so a request that offers
+ * a tool only sometimes, like the gateway's hidden escalation tool, calls it exactly then).
+ */
 export function chooseTool(request: SimRequest): ToolSpec | undefined {
   const { tools, toolChoice } = request;
   if (tools.length === 0 || toolChoice.mode === 'none' || request.lastIsToolResult) return undefined;
@@ -78,10 +87,13 @@ export function chooseTool(request: SimRequest): ToolSpec | undefined {
   const byName = (name: string | undefined) => (name ? tools.find((t) => t.name === name) : undefined);
   if (toolChoice.mode === 'named') return byName(toolChoice.name) ?? tools[0];
   if (toolChoice.mode === 'required') return byName(marker?.[1]) ?? tools[0];
-  return marker ? (byName(marker[1]) ?? tools[0]) : undefined;
+  if (!marker) return undefined;
+  return marker[1] ? byName(marker[1]) : tools[0];
 }
 
 function draftText(request: SimRequest, rng: Rng): string {
+  // The gateway's split-and-route extract step (distill.ts).
+  if (chatDistillStep(request) === 'extract') return extractAnswer(request.lastUserText);
   if (request.lastUserText.includes('[echo]')) return request.lastUserText;
   switch (request.format.type) {
     case 'json_schema':
@@ -116,6 +128,11 @@ export function generateAnswer(request: SimRequest, options: AnswerOptions = {})
   const rng = createRng(seed);
   const limit = request.maxTokens ?? Infinity;
   if (options.refuse) return { text: '', outputTokens: 0, reasoningTokens: 0, finish: 'refusal', seed };
+  if (options.empty) return { text: '', outputTokens: 0, reasoningTokens: 0, finish: 'stop', seed };
+  if (options.notJson) {
+    const text = truncateToTokens(`Not JSON: ${sentences(rng, 6)}`, Math.max(1, Number.isFinite(limit) ? limit : Infinity)).text;
+    return { text, outputTokens: countTokens(text), reasoningTokens: 0, finish: 'stop', seed };
+  }
   if (options.thinkAll) {
     const burnt = Number.isFinite(limit) ? limit : DEFAULT_THINK_ALL_TOKENS;
     return { text: '', outputTokens: 0, reasoningTokens: burnt, finish: 'length', seed };

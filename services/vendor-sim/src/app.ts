@@ -6,7 +6,12 @@ import { sendError } from './http';
 import { anthropicEndpoint, anthropicVendor } from './protocols/anthropic';
 import { geminiEndpoint, geminiVendor } from './protocols/gemini';
 import { openaiChatEndpoint, openaiEmbeddingsEndpoint, openaiVendor } from './protocols/openai';
+import { decisionEndpoint } from './protocols/decision';
 import type { Latency } from './timing';
+import { BatchStore } from './batch/run';
+import { mountOpenAIBatch } from './batch/openai-batch';
+import { mountAnthropicBatch } from './batch/anthropic-batch';
+import { GEMINI_BATCH_ROUTE, mountGeminiBatch } from './batch/gemini-batch';
 
 export interface AppOptions {
   logger: Logger;
@@ -18,13 +23,15 @@ export interface AppOptions {
   cache?: PromptCache;
   /** Largest accepted body (express size string). */
   bodyLimit?: string;
+  /** Batches and files of this process (in memory); tests inject one with a fake clock. */
+  batches?: BatchStore;
 }
 
 const GEMINI_ROUTE = /^\/(?:v1beta|v1)\/models\/[^/]+:(?:generateContent|streamGenerateContent)$/;
 
 /** The vendor whose error shape a path gets (unknown routes and body errors included). */
 function vendorFor(req: Request): Vendor {
-  if (req.path.startsWith('/v1beta/') || GEMINI_ROUTE.test(req.path)) return geminiVendor;
+  if (req.path.startsWith('/v1beta/') || GEMINI_ROUTE.test(req.path) || GEMINI_BATCH_ROUTE.test(req.path)) return geminiVendor;
   if (req.path.startsWith('/v1/messages')) return anthropicVendor;
   return openaiVendor;
 }
@@ -47,8 +54,14 @@ export function createApp(options: AppOptions): Express {
   });
   app.post('/v1/chat/completions', body, handler(ctx, openaiChatEndpoint));
   app.post('/v1/embeddings', body, handler(ctx, openaiEmbeddingsEndpoint));
+  app.post('/v1/decisions', body, handler(ctx, decisionEndpoint));
   app.post('/v1/messages', body, handler(ctx, anthropicEndpoint));
   app.post(GEMINI_ROUTE, body, handler(ctx, geminiEndpoint));
+
+  const batches = options.batches ?? new BatchStore();
+  mountOpenAIBatch(app, ctx, batches, body);
+  mountAnthropicBatch(app, ctx, batches);
+  mountGeminiBatch(app, ctx, batches);
 
   app.use((req, res) => {
     sendError(res, vendorFor(req).error({ kind: 'not_found', message: `Invalid URL (${req.method} ${req.path})` }));

@@ -8,6 +8,8 @@ export const configSchema = commonSchema.extend({
   /** 0 = unlimited. */
   SIM_TOKENS_PER_SECOND: z.coerce.number().min(0).default(0),
   /** Fault applied to every request without an x-sim-fault header; same syntax as the header. */
+  /** Default time per batch line, ms (fractions allowed); x-sim-batch line-ms overrides. */
+  SIM_BATCH_LINE_MS: z.coerce.number().min(0).default(0.1),
   SIM_FAULT: env.string('').superRefine((spec, ctx) => {
     try {
       parseFaultSpec(spec);

@@ -2,7 +2,8 @@ import type { Logger } from '@svc/logger';
 import type { Request, RequestHandler, Response } from 'express';
 import { generateAnswer, type SimAnswer } from './answer';
 import type { PromptCache } from './cache';
-import { FaultSyntaxError, selectFaults, type FaultPlan } from './faults';
+import { FaultSyntaxError, selectFaults, type FaultPlan, type OutcomeFault } from './faults';
+import { chatDistillStep, distillFault } from './distill';
 import { abortOnClose, cutConnection, flagHeader, header, numericHeader, parseJsonBody, sendCutBody, sendError, write, type VendorError } from './http';
 import { InvalidRequest, type SimRequest } from './request';
 import { Pacer, sleep, untilAborted, type Latency } from './timing';
@@ -21,6 +22,8 @@ export type ErrorSpec =
   | { kind: 'status'; status: number }
   | { kind: 'not_found'; message: string }
   | { kind: 'too_large' }
+  /** The flex tier has no capacity (the `capacity` fault). */
+  | { kind: 'capacity' }
   | { kind: 'internal' };
 
 /** How one vendor authenticates and words its errors. */
@@ -56,11 +59,15 @@ export interface Parsed<T> {
   model: string;
   stream: boolean;
   value: T;
+  /** Asks for the flex tier (the `capacity` fault refuses only these). */
+  flex?: boolean;
 }
 
 export interface Endpoint<T> {
   vendor: Vendor;
   parse(body: unknown, req: Request): Parsed<T>;
+  /** A failure the request's own content asks for (split-and-route triggers, distill.ts), when no header fault is set. */
+  contentFault?(value: T): OutcomeFault | undefined;
   respond(parsed: Parsed<T>, exchange: Exchange): Promise<void>;
 }
 
@@ -95,6 +102,8 @@ export function handler<T>(ctx: SimContext, endpoint: Endpoint<T>): RequestHandl
     try {
       parsed = endpoint.parse(json.value, req);
       faults = selectFaults({ header: header(req, 'x-sim-fault'), modelHeader: header(req, 'x-sim-fault-model'), configured: ctx.fault, model: parsed.model });
+      const asked = faults.outcome ? undefined : endpoint.contentFault?.(parsed.value);
+      if (asked) faults = { ...faults, outcome: asked };
     } catch (error) {
       if (error instanceof InvalidRequest) return sendError(res, vendor.error({ kind: 'invalid_request', message: error.message, param: error.param, code: error.code }));
       if (error instanceof FaultSyntaxError) return sendError(res, vendor.error({ kind: 'invalid_request', message: `x-sim-fault: ${error.message}`, param: null, code: null }));
@@ -116,6 +125,9 @@ export function handler<T>(ctx: SimContext, endpoint: Endpoint<T>): RequestHandl
         return sendError(res, vendor.error({ kind: 'auth_invalid' }));
       case 'garbage':
         return sendGarbage(res, parsed.stream);
+      case 'capacity':
+        if (parsed.flex) return sendError(res, vendor.error({ kind: 'capacity' }));
+        break;
       case 'timeout':
         // Holds the request open; the client's own timeout (or shutdown) ends it.
         return untilAborted(signal);
@@ -157,6 +169,8 @@ export interface ChatParse<O> {
   request: SimRequest;
   stream: boolean;
   options: O;
+  /** The request asks for the vendor's flex tier. */
+  flex?: boolean;
 }
 
 /** One chat wire protocol: request parsing and response rendering, no I/O. */
@@ -168,7 +182,7 @@ export interface ChatProtocol<O> {
   unary(turn: Turn<O>): unknown;
   stream(turn: Turn<O>): StreamPlan;
   /** Extra response headers (request ids). */
-  headers?(): Record<string, string>;
+  headers?(turn: Turn<O>): Record<string, string>;
 }
 
 /** Index of the frame before which the cut fault closes the connection. */
@@ -203,16 +217,20 @@ export function chatEndpoint<O>(protocol: ChatProtocol<O>): Endpoint<ChatParse<O
     vendor: protocol.vendor,
     parse(body, req) {
       const parsed = protocol.parse(body, req);
-      return { model: parsed.request.model, stream: parsed.stream, value: parsed };
+      return { model: parsed.request.model, stream: parsed.stream, value: parsed, flex: parsed.flex === true };
+    },
+    contentFault({ request }) {
+      const step = chatDistillStep(request);
+      return step ? distillFault(step, request.lastUserText) : undefined;
     },
     async respond({ value }, exchange) {
       const { req, res, signal, ctx, faults } = exchange;
       const { request, options } = value;
-      const answer = generateAnswer(request, { thinkAll: flagHeader(req, 'x-sim-think-all'), refuse: faults.outcome?.kind === 'refuse' });
+      const answer = generateAnswer(request, { thinkAll: flagHeader(req, 'x-sim-think-all'), refuse: faults.outcome?.kind === 'refuse', empty: faults.outcome?.kind === 'empty', notJson: faults.outcome?.kind === 'not-json' });
       const minPrefix = header(req, 'x-sim-min-cache-prefix') === undefined ? undefined : numericHeader(req, 'x-sim-min-cache-prefix', 0);
       const usage = accountPrompt(ctx.cache, `${protocol.vendor.name}:${request.model}`, request.blocks, protocol.cacheMode(minPrefix));
       const turn: Turn<O> = { request, answer, usage, options, id: protocol.newId(), created: Math.floor(Date.now() / 1000) };
-      const headers = protocol.headers?.() ?? {};
+      const headers = protocol.headers?.(turn) ?? {};
       if (value.stream) return writeStream(exchange, protocol.stream(turn), headers);
 
       const body = JSON.stringify(protocol.unary(turn));

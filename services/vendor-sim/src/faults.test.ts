@@ -12,13 +12,15 @@ describe('parseFaultSpec', () => {
     ['invalid', { hangMs: 0, outcome: { kind: 'invalid' } }],
     ['auth', { hangMs: 0, outcome: { kind: 'auth' } }],
     ['garbage', { hangMs: 0, outcome: { kind: 'garbage' } }],
+    ['empty', { hangMs: 0, outcome: { kind: 'empty' } }],
+    ['not-json', { hangMs: 0, outcome: { kind: 'not-json' } }],
     [' hang:100 , STATUS:500 ', { hangMs: 100, outcome: { kind: 'status', status: 500 } }],
     ['', { hangMs: 0 }],
   ])('parses %j', (spec, plan) => {
     expect(parseFaultSpec(spec)).toEqual(plan);
   });
 
-  it.each(['status', 'status:200', 'status:abc', 'cut:-1', 'hang', 'boom', 'refuse:1', 'status:500,cut:2', 'a:b:c'])('rejects %j', (spec) => {
+  it.each(['status', 'status:200', 'status:abc', 'cut:-1', 'hang', 'boom', 'refuse:1', 'empty:1', 'status:500,cut:2', 'a:b:c'])('rejects %j', (spec) => {
     expect(() => parseFaultSpec(spec)).toThrow(FaultSyntaxError);
   });
 });

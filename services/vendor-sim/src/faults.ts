@@ -11,7 +11,11 @@ export type OutcomeFault =
   | { kind: 'refuse' }
   | { kind: 'invalid' }
   | { kind: 'auth' }
-  | { kind: 'garbage' };
+  | { kind: 'garbage' }
+  | { kind: 'empty' }
+  | { kind: 'not-json' }
+  /** A flex request refused for lack of capacity; a standard request is answered as usual. */
+  | { kind: 'capacity' };
 
 export interface FaultPlan {
   hangMs: number;
@@ -54,6 +58,9 @@ function parseItem(item: string): OutcomeFault | { kind: 'hang'; ms: number } {
     case 'invalid':
     case 'auth':
     case 'garbage':
+    case 'empty':
+    case 'not-json':
+    case 'capacity':
       return noArg({ kind: name });
     default:
       throw new FaultSyntaxError(`unknown fault "${item}"`);

@@ -4,6 +4,7 @@ import { stopTelemetry } from '@svc/telemetry';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import { BatchStore, DEFAULT_BATCH_OPTIONS } from './batch/run';
 import { loadVendorSimConfig } from './config';
 
 let logger: Logger | undefined;
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     logger,
     latency: { ttftMs: config.SIM_TTFT_MS, tokensPerSecond: config.SIM_TOKENS_PER_SECOND },
     fault: config.SIM_FAULT,
+    batches: new BatchStore(Date.now, { ...DEFAULT_BATCH_OPTIONS, lineMs: config.SIM_BATCH_LINE_MS }),
   });
   const server = createServer(app);
   // Streams can sit idle through a long simulated ttft; the client decides when to give up.

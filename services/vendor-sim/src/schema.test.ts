@@ -1,5 +1,5 @@
 import { createRng } from './hash';
-import { generateInstance, validateInstance } from './schema';
+import { generateInstance, MAX_INSTANCE_VALUES, MAX_INSTANCE_CHARS, validateInstance } from './schema';
 
 const schemas: Record<string, unknown> = {
   flat: {
@@ -97,6 +97,23 @@ describe('generateInstance', () => {
 
   it('gives an empty object for an empty-object tool schema', () => {
     expect(generateInstance({ type: 'object', properties: {} })).toEqual({});
+  });
+
+  // A schema is the caller's input: whatever it asks for, one instance costs a bounded amount of work
+  // (the simulator has one thread; a tool schema must not stall every other request).
+  it.each([
+    ['minItems 10^8', { type: 'object', properties: { a: { type: 'array', minItems: 100_000_000, items: { type: 'string' } } }, required: ['a'] }],
+    ['minLength 10^9', { type: 'object', properties: { a: { type: 'string', minLength: 1_000_000_000 } }, required: ['a'] }],
+    ['10^8 strings of 10^9 characters', { type: 'array', minItems: 100_000_000, items: { type: 'string', minLength: 1_000_000_000 } }],
+    ['minProperties 10^8', { type: 'object', minProperties: 100_000_000 }],
+    ['nested arrays of 1000', { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'integer' } } } }],
+    ['two required recursive properties (2^24 nodes)', { type: 'object', properties: { l: { $ref: '#' }, r: { $ref: '#' } }, required: ['l', 'r'] }],
+    ['uniqueItems over a const', { type: 'array', minItems: 100_000_000, uniqueItems: true, items: { const: 1 } }],
+  ])('bounds the work for %s', (_name, schema) => {
+    const started = Date.now();
+    const text = JSON.stringify(generateInstance(schema, createRng(1)));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(text.length).toBeLessThan(MAX_INSTANCE_VALUES * 40 + MAX_INSTANCE_CHARS);
   });
 });
 

@@ -15,9 +15,25 @@ const WORDS = ['alpha', 'amber', 'blue', 'cedar', 'delta', 'ember', 'falcon', 'g
 /** Beyond this depth optional properties are left out, so recursive schemas terminate. */
 const OPTIONAL_DEPTH = 4;
 const MAX_DEPTH = 24;
+/**
+ * Most values, and most string characters, one instance may hold: a schema asking for more
+ * (minItems 10^8, minLength 10^9, several required recursive properties: exponential) gets a
+ * value cut short — as a vendor's answer is cut at its output limit — instead of holding the
+ * simulator's one thread (and every other request) for minutes. Generation is linear in the
+ * budget.
+ */
+export const MAX_INSTANCE_VALUES = 10_000;
+export const MAX_INSTANCE_CHARS = 100_000;
+
+interface Budget {
+  /** Values still allowed. */
+  left: number;
+  /** String characters still allowed (minLength is met only while they last). */
+  chars: number;
+}
 
 export function generateInstance(schema: unknown, rng: Rng = createRng(1)): unknown {
-  return generate(schema, schema, rng, 0);
+  return generate(schema, schema, rng, 0, { left: MAX_INSTANCE_VALUES, chars: MAX_INSTANCE_CHARS });
 }
 
 function resolveRef(root: unknown, ref: string): unknown {
@@ -65,12 +81,14 @@ function mergeAllOf(schema: Schema, root: unknown): Schema {
   return merged;
 }
 
-function generate(node: unknown, root: unknown, rng: Rng, depth: number): unknown {
+function generate(node: unknown, root: unknown, rng: Rng, depth: number, budget: Budget): unknown {
   if (node === false) return null;
+  if (budget.left <= 0) return null;
+  budget.left -= 1;
   if (!isRecord(node)) return rng.pick(WORDS);
   if (depth > MAX_DEPTH) return null;
   let schema: Schema = node;
-  if (typeof schema.$ref === 'string') return generate(resolveRef(root, schema.$ref), root, rng, depth + 1);
+  if (typeof schema.$ref === 'string') return generate(resolveRef(root, schema.$ref), root, rng, depth + 1, budget);
   if (Array.isArray(schema.allOf)) schema = mergeAllOf(schema, root);
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return rng.pick(schema.enum);
@@ -79,14 +97,14 @@ function generate(node: unknown, root: unknown, rng: Rng, depth: number): unknow
     if (Array.isArray(branches) && branches.length > 0) {
       const { [key]: _dropped, ...rest } = schema;
       const branch = isRecord(branches[0]) ? branches[0] : {};
-      return generate({ ...rest, ...branch }, root, rng, depth + 1);
+      return generate({ ...rest, ...branch }, root, rng, depth + 1, budget);
     }
   }
   switch (schemaType(schema)) {
     case 'object':
-      return generateObject(schema, root, rng, depth);
+      return generateObject(schema, root, rng, depth, budget);
     case 'array':
-      return generateArray(schema, root, rng, depth);
+      return generateArray(schema, root, rng, depth, budget);
     case 'integer':
       return generateInteger(schema, rng);
     case 'number':
@@ -96,30 +114,33 @@ function generate(node: unknown, root: unknown, rng: Rng, depth: number): unknow
     case 'null':
       return null;
     default:
-      return generateString(schema, rng);
+      return generateString(schema, rng, budget);
   }
 }
 
-function generateObject(schema: Schema, root: unknown, rng: Rng, depth: number): Record<string, unknown> {
+function generateObject(schema: Schema, root: unknown, rng: Rng, depth: number, budget: Budget): Record<string, unknown> {
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
   const ordering = Array.isArray(schema.propertyOrdering) ? schema.propertyOrdering.filter((r): r is string => typeof r === 'string') : [];
   const names = [...new Set([...ordering, ...Object.keys(properties), ...required])];
   const out: Record<string, unknown> = {};
   for (const name of names) {
+    if (budget.left <= 0) break;
     if (!(name in properties) && !required.includes(name)) continue;
     if (depth >= OPTIONAL_DEPTH && !required.includes(name)) continue;
-    out[name] = generate(properties[name] ?? {}, root, rng, depth + 1);
+    out[name] = generate(properties[name] ?? {}, root, rng, depth + 1, budget);
   }
   const minProperties = typeof schema.minProperties === 'number' ? schema.minProperties : 0;
   const extra = isRecord(schema.additionalProperties) ? schema.additionalProperties : {};
-  for (let i = 1; Object.keys(out).length < minProperties && schema.additionalProperties !== false; i++) {
-    out[`key${i}`] = generate(extra, root, rng, depth + 1);
+  let count = Object.keys(out).length;
+  for (let i = 1; count < minProperties && schema.additionalProperties !== false && budget.left > 0; i++) {
+    if (!(`key${i}` in out)) count += 1;
+    out[`key${i}`] = generate(extra, root, rng, depth + 1, budget);
   }
   return out;
 }
 
-function generateArray(schema: Schema, root: unknown, rng: Rng, depth: number): unknown[] {
+function generateArray(schema: Schema, root: unknown, rng: Rng, depth: number, budget: Budget): unknown[] {
   const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? (schema.items as unknown[]) : [];
   const items = Array.isArray(schema.items) ? (schema.additionalItems ?? {}) : (schema.items ?? {});
   const minItems = Math.max(typeof schema.minItems === 'number' ? schema.minItems : 1, tuple.length);
@@ -129,9 +150,9 @@ function generateArray(schema: Schema, root: unknown, rng: Rng, depth: number): 
   const count = depth >= OPTIONAL_DEPTH ? lo : rng.int(lo, hi);
   const out: unknown[] = [];
   const seen = new Set<string>();
-  for (let i = 0; out.length < count && i < count * 10 + 10; i++) {
+  for (let i = 0; out.length < count && i < count * 10 + 10 && budget.left > 0; i++) {
     const index = out.length;
-    const value = generate(index < tuple.length ? tuple[index] : items, root, rng, depth + 1);
+    const value = generate(index < tuple.length ? tuple[index] : items, root, rng, depth + 1, budget);
     if (schema.uniqueItems === true) {
       const key = JSON.stringify(value);
       if (seen.has(key)) continue;
@@ -221,13 +242,14 @@ function generateFormatted(format: string, rng: Rng): string | undefined {
   }
 }
 
-function generateString(schema: Schema, rng: Rng): string {
+function generateString(schema: Schema, rng: Rng, budget: Budget): string {
   const formatted = typeof schema.format === 'string' ? generateFormatted(schema.format, rng) : undefined;
   let text = formatted ?? Array.from({ length: rng.int(1, 3) }, () => rng.pick(WORDS)).join(' ');
-  const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const minLength = typeof schema.minLength === 'number' ? Math.min(schema.minLength, Math.max(0, budget.chars)) : 0;
   const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
   if ([...text].length < minLength) text = text + 'x'.repeat(minLength - [...text].length);
   if ([...text].length > maxLength) text = [...text].slice(0, Math.max(0, maxLength)).join('');
+  budget.chars -= text.length;
   return text;
 }
 

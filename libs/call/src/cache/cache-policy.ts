@@ -203,3 +203,17 @@ export function planCache(input: ChatRequestInput, options: CachePlanOptions): C
 export function decideCache(input: ChatRequestInput, model: Pick<ChatModel, 'min_cache_prefix'>, vendor: Pick<Vendor, 'cache'>, options: CachePlanOptions): Promise<CacheDecision> {
   return planCache(input, options).forModel(model, vendor);
 }
+
+/**
+ * Spec (Caching rules 6, second sentence): inside a batch, lines sharing a long prefix on the
+ * explicit-marker vendor read a cache written once for the batch. A line's shared-prefix key: its
+ * named model on an explicit-marker vendor, and the hash of everything before its last message
+ * when that part is at least the model's minimum cacheable prefix; undefined otherwise (auto lines,
+ * other vendors, short prefixes). Lines of a batch with the same key form a group: the first runs
+ * marked (a write), the others after it, marked too, read the prefix it wrote.
+ */
+export function sharedPrefixKey(input: Pick<ChatRequestInput, 'system' | 'tools' | 'messages'>, model: Pick<ChatModel, 'id' | 'min_cache_prefix'> | undefined, vendor: Pick<Vendor, 'cache'> | undefined): string | undefined {
+  if (!model || vendor?.cache !== 'explicit' || input.messages.length === 0) return undefined;
+  const shape = promptShape(input);
+  return shape.headTokens >= model.min_cache_prefix ? `${model.id}\u0000${shape.headHash}` : undefined;
+}

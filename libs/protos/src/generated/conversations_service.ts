@@ -4,6 +4,9 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { AddItemsRequest as _svc_conversations_v1_AddItemsRequest, AddItemsRequest__Output as _svc_conversations_v1_AddItemsRequest__Output } from './svc/conversations/v1/AddItemsRequest';
 import type { AddItemsResponse as _svc_conversations_v1_AddItemsResponse, AddItemsResponse__Output as _svc_conversations_v1_AddItemsResponse__Output } from './svc/conversations/v1/AddItemsResponse';
 import type { BuildHistoryRequest as _svc_conversations_v1_BuildHistoryRequest, BuildHistoryRequest__Output as _svc_conversations_v1_BuildHistoryRequest__Output } from './svc/conversations/v1/BuildHistoryRequest';
+import type { ClaimPoolRequest as _svc_conversations_v1_ClaimPoolRequest, ClaimPoolRequest__Output as _svc_conversations_v1_ClaimPoolRequest__Output } from './svc/conversations/v1/ClaimPoolRequest';
+import type { ClaimPoolResponse as _svc_conversations_v1_ClaimPoolResponse, ClaimPoolResponse__Output as _svc_conversations_v1_ClaimPoolResponse__Output } from './svc/conversations/v1/ClaimPoolResponse';
+import type { ClaimPoolResultsRequest as _svc_conversations_v1_ClaimPoolResultsRequest, ClaimPoolResultsRequest__Output as _svc_conversations_v1_ClaimPoolResultsRequest__Output } from './svc/conversations/v1/ClaimPoolResultsRequest';
 import type { CompleteTurnRequest as _svc_conversations_v1_CompleteTurnRequest, CompleteTurnRequest__Output as _svc_conversations_v1_CompleteTurnRequest__Output } from './svc/conversations/v1/CompleteTurnRequest';
 import type { CompleteTurnResponse as _svc_conversations_v1_CompleteTurnResponse, CompleteTurnResponse__Output as _svc_conversations_v1_CompleteTurnResponse__Output } from './svc/conversations/v1/CompleteTurnResponse';
 import type { ConversationReply as _svc_conversations_v1_ConversationReply, ConversationReply__Output as _svc_conversations_v1_ConversationReply__Output } from './svc/conversations/v1/ConversationReply';
@@ -16,6 +19,11 @@ import type { GetResponseRequest as _svc_conversations_v1_GetResponseRequest, Ge
 import type { HistoryReply as _svc_conversations_v1_HistoryReply, HistoryReply__Output as _svc_conversations_v1_HistoryReply__Output } from './svc/conversations/v1/HistoryReply';
 import type { ListItemsRequest as _svc_conversations_v1_ListItemsRequest, ListItemsRequest__Output as _svc_conversations_v1_ListItemsRequest__Output } from './svc/conversations/v1/ListItemsRequest';
 import type { ListItemsResponse as _svc_conversations_v1_ListItemsResponse, ListItemsResponse__Output as _svc_conversations_v1_ListItemsResponse__Output } from './svc/conversations/v1/ListItemsResponse';
+import type { MarkPoolSentRequest as _svc_conversations_v1_MarkPoolSentRequest, MarkPoolSentRequest__Output as _svc_conversations_v1_MarkPoolSentRequest__Output } from './svc/conversations/v1/MarkPoolSentRequest';
+import type { MarkPoolSentResponse as _svc_conversations_v1_MarkPoolSentResponse, MarkPoolSentResponse__Output as _svc_conversations_v1_MarkPoolSentResponse__Output } from './svc/conversations/v1/MarkPoolSentResponse';
+import type { PoolGroup as _svc_conversations_v1_PoolGroup, PoolGroup__Output as _svc_conversations_v1_PoolGroup__Output } from './svc/conversations/v1/PoolGroup';
+import type { PoolRow as _svc_conversations_v1_PoolRow, PoolRow__Output as _svc_conversations_v1_PoolRow__Output } from './svc/conversations/v1/PoolRow';
+import type { ReleasePoolClaimRequest as _svc_conversations_v1_ReleasePoolClaimRequest, ReleasePoolClaimRequest__Output as _svc_conversations_v1_ReleasePoolClaimRequest__Output } from './svc/conversations/v1/ReleasePoolClaimRequest';
 import type { ResponseReply as _svc_conversations_v1_ResponseReply, ResponseReply__Output as _svc_conversations_v1_ResponseReply__Output } from './svc/conversations/v1/ResponseReply';
 import type { StoreCompactionRequest as _svc_conversations_v1_StoreCompactionRequest, StoreCompactionRequest__Output as _svc_conversations_v1_StoreCompactionRequest__Output } from './svc/conversations/v1/StoreCompactionRequest';
 import type { StoreCompactionResponse as _svc_conversations_v1_StoreCompactionResponse, StoreCompactionResponse__Output as _svc_conversations_v1_StoreCompactionResponse__Output } from './svc/conversations/v1/StoreCompactionResponse';
@@ -35,6 +43,9 @@ export interface ProtoGrpcType {
         AddItemsRequest: MessageTypeDefinition<_svc_conversations_v1_AddItemsRequest, _svc_conversations_v1_AddItemsRequest__Output>
         AddItemsResponse: MessageTypeDefinition<_svc_conversations_v1_AddItemsResponse, _svc_conversations_v1_AddItemsResponse__Output>
         BuildHistoryRequest: MessageTypeDefinition<_svc_conversations_v1_BuildHistoryRequest, _svc_conversations_v1_BuildHistoryRequest__Output>
+        ClaimPoolRequest: MessageTypeDefinition<_svc_conversations_v1_ClaimPoolRequest, _svc_conversations_v1_ClaimPoolRequest__Output>
+        ClaimPoolResponse: MessageTypeDefinition<_svc_conversations_v1_ClaimPoolResponse, _svc_conversations_v1_ClaimPoolResponse__Output>
+        ClaimPoolResultsRequest: MessageTypeDefinition<_svc_conversations_v1_ClaimPoolResultsRequest, _svc_conversations_v1_ClaimPoolResultsRequest__Output>
         CompleteTurnRequest: MessageTypeDefinition<_svc_conversations_v1_CompleteTurnRequest, _svc_conversations_v1_CompleteTurnRequest__Output>
         CompleteTurnResponse: MessageTypeDefinition<_svc_conversations_v1_CompleteTurnResponse, _svc_conversations_v1_CompleteTurnResponse__Output>
         ConversationReply: MessageTypeDefinition<_svc_conversations_v1_ConversationReply, _svc_conversations_v1_ConversationReply__Output>
@@ -65,6 +76,11 @@ export interface ProtoGrpcType {
         HistoryReply: MessageTypeDefinition<_svc_conversations_v1_HistoryReply, _svc_conversations_v1_HistoryReply__Output>
         ListItemsRequest: MessageTypeDefinition<_svc_conversations_v1_ListItemsRequest, _svc_conversations_v1_ListItemsRequest__Output>
         ListItemsResponse: MessageTypeDefinition<_svc_conversations_v1_ListItemsResponse, _svc_conversations_v1_ListItemsResponse__Output>
+        MarkPoolSentRequest: MessageTypeDefinition<_svc_conversations_v1_MarkPoolSentRequest, _svc_conversations_v1_MarkPoolSentRequest__Output>
+        MarkPoolSentResponse: MessageTypeDefinition<_svc_conversations_v1_MarkPoolSentResponse, _svc_conversations_v1_MarkPoolSentResponse__Output>
+        PoolGroup: MessageTypeDefinition<_svc_conversations_v1_PoolGroup, _svc_conversations_v1_PoolGroup__Output>
+        PoolRow: MessageTypeDefinition<_svc_conversations_v1_PoolRow, _svc_conversations_v1_PoolRow__Output>
+        ReleasePoolClaimRequest: MessageTypeDefinition<_svc_conversations_v1_ReleasePoolClaimRequest, _svc_conversations_v1_ReleasePoolClaimRequest__Output>
         ResponseReply: MessageTypeDefinition<_svc_conversations_v1_ResponseReply, _svc_conversations_v1_ResponseReply__Output>
         StoreCompactionRequest: MessageTypeDefinition<_svc_conversations_v1_StoreCompactionRequest, _svc_conversations_v1_StoreCompactionRequest__Output>
         StoreCompactionResponse: MessageTypeDefinition<_svc_conversations_v1_StoreCompactionResponse, _svc_conversations_v1_StoreCompactionResponse__Output>

@@ -200,9 +200,19 @@ describe('anthropicAdapter.stream', () => {
   it('classifies a connection lost mid-stream as a retryable failure', async () => {
     const body = new Readable({ read() {} });
     body.push(fixture('stream-cut.sse'));
-    setTimeout(() => body.destroy(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })), 20);
     messages().reply(200, () => body, SSE);
-    const { error } = await collectUntilFailure(anthropicAdapter.stream(request, context));
+    // Cut once the first event reached the reader (a timer could fire before anyone listens).
+    async function* cutAfterFirstEvent(events: AsyncIterable<StreamEvent>) {
+      let cut = false;
+      for await (const event of events) {
+        yield event;
+        if (!cut) {
+          cut = true;
+          body.destroy(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+        }
+      }
+    }
+    const { error } = await collectUntilFailure(cutAfterFirstEvent(anthropicAdapter.stream(request, context)));
     expect(['unavailable', 'bad_response']).toContain(error?.kind);
     expect(error?.retryable).toBe(true);
   });

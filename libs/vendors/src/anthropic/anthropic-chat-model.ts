@@ -33,7 +33,7 @@ export function normaliseAnthropicUsage(usage: AnthropicUsage | undefined): Usag
   };
 }
 
-function headers(request: ChatRequest, context: CallContext): Record<string, string> {
+export function anthropicHeaders(request: Pick<ChatRequest, 'cache'>, context: CallContext): Record<string, string> {
   const out: Record<string, string> = { 'x-api-key': context.apiKey, 'anthropic-version': ANTHROPIC_VERSION };
   if (request.cache?.ttl === '1h') out['anthropic-beta'] = EXTENDED_CACHE_TTL_BETA;
   return { ...out, ...(context.headers ?? {}) };
@@ -43,7 +43,7 @@ const url = (context: CallContext) => `${context.baseUrl.replace(/\/$/, '')}/v1/
 
 async function send(request: ChatRequest, context: CallContext, stream: boolean): Promise<VendorResponse> {
   try {
-    return await postJson(url(context), convertToAnthropicRequest(request, stream), headers(request, context), context.signal, anthropicErrorReason);
+    return await postJson(url(context), convertToAnthropicRequest(request, stream), anthropicHeaders(request, context), context.signal, anthropicErrorReason);
   } catch (error) {
     throw refineAnthropicError(error);
   }
@@ -82,30 +82,37 @@ interface StreamPayload {
   usage?: unknown;
 }
 
+/** A Messages API answer (a unary body, or a succeeded batch result's message) as a ChatResult. */
+export function parseAnthropicMessage(raw: unknown): ChatResult {
+  const body = raw as AnthropicMessageBody | undefined;
+  if (!body || !Array.isArray(body.content)) throw new VendorError('bad_response', 'vendor answer has no content');
+  const texts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  for (const block of body.content) {
+    // thinking and redacted_thinking blocks are the model's own; they never reach the answer.
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    else if (block.type === 'tool_use') toolCalls.push({ id: block.id ?? `call_${toolCalls.length}`, name: block.name ?? '', arguments: normaliseArguments(block.input) });
+  }
+  const content = texts.join('');
+  return {
+    // Spec, Chat completion object: content is null "when only tool calls were produced".
+    content: toolCalls.length > 0 && content === '' ? null : content,
+    toolCalls,
+    finishReason: mapAnthropicStopReason(body.stop_reason),
+    vendorStopReason: body.stop_reason ?? '',
+    usage: normaliseAnthropicUsage(body.usage),
+  };
+}
+
 export const anthropicAdapter: VendorAdapter = {
   specificationVersion: 'v1',
   protocol: 'anthropic',
 
   async generate(request: ChatRequest, context: CallContext): Promise<ChatResult> {
     const response = await send(request, context, false);
-    const body = (await readJson(response, context.signal)) as AnthropicMessageBody;
-    if (!body || !Array.isArray(body.content)) throw new VendorError('bad_response', 'vendor answer has no content');
-    const texts: string[] = [];
-    const toolCalls: ToolCall[] = [];
-    for (const block of body.content) {
-      // thinking and redacted_thinking blocks are the model's own; they never reach the answer.
-      if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
-      else if (block.type === 'tool_use') toolCalls.push({ id: block.id ?? `call_${toolCalls.length}`, name: block.name ?? '', arguments: normaliseArguments(block.input) });
-    }
-    const content = texts.join('');
-    return {
-      // Spec, Chat completion object: content is null "when only tool calls were produced".
-      content: toolCalls.length > 0 && content === '' ? null : content,
-      toolCalls,
-      finishReason: mapAnthropicStopReason(body.stop_reason),
-      vendorStopReason: body.stop_reason ?? '',
-      usage: normaliseAnthropicUsage(body.usage),
-    };
+    const result = parseAnthropicMessage(await readJson(response, context.signal));
+    // Anthropic has no flex tier: a flex call is served at standard, and says so.
+    return request.tier === 'flex' ? { ...result, tier: 'standard' } : result;
   },
 
   async *stream(request: ChatRequest, context: CallContext): AsyncIterable<StreamEvent> {
@@ -157,6 +164,6 @@ export const anthropicAdapter: VendorAdapter = {
     // A stream that ends before message_stop was cut: never a clean end.
     if (!stopped) throw new VendorError('bad_response', 'vendor stream ended early');
     yield { type: 'finish', finishReason: mapAnthropicStopReason(stopReason), vendorStopReason: stopReason ?? '' };
-    yield { type: 'usage', usage: normaliseAnthropicUsage(usage) };
+    yield { type: 'usage', usage: normaliseAnthropicUsage(usage), ...(request.tier === 'flex' ? { tier: 'standard' as const } : {}) };
   },
 };

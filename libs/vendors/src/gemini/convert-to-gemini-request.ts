@@ -188,5 +188,7 @@ export function convertToGeminiRequest(request: ChatRequest): Record<string, unk
   const thinking = thinkingConfig(request.reasoning);
   if (thinking) generation.thinkingConfig = thinking;
   body.generationConfig = generation;
+  // Gemini's flex tier (absent: standard).
+  if (request.tier === 'flex') body.serviceTier = 'FLEX';
   return body;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { postJson, readJson, normaliseArguments, type VendorResponse } from '../http';
 import { readSse } from '../sse';
 import { VendorError, errorFromFetch } from '../errors';
-import type { CallContext, ChatRequest, ChatResult, FinishReason, StreamEvent, ToolCall, Usage, VendorAdapter } from '../types';
+import type { CallContext, ChatRequest, ChatResult, FinishReason, ServiceTier, StreamEvent, ToolCall, Usage, VendorAdapter } from '../types';
 import { convertToGeminiRequest } from './convert-to-gemini-request';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { geminiErrorReason, geminiStreamError, refineGeminiError } from './gemini-error';
@@ -46,7 +46,7 @@ interface GeminiChunk {
 /** Gemini gives function calls no id (or only sometimes): one is made up when missing. */
 const callId = (given: string | undefined) => (given ? given : `call_${randomBytes(12).toString('hex')}`);
 
-function headers(context: CallContext): Record<string, string> {
+export function geminiHeaders(context: CallContext): Record<string, string> {
   return { 'x-goog-api-key': context.apiKey, ...(context.headers ?? {}) };
 }
 
@@ -62,13 +62,53 @@ async function send(request: ChatRequest, context: CallContext, stream: boolean)
     return geminiErrorReason(body);
   };
   try {
-    return await postJson(url(request, context, stream), convertToGeminiRequest(request), headers(context), context.signal, reasonOf);
+    return await postJson(url(request, context, stream), convertToGeminiRequest(request), geminiHeaders(context), context.signal, reasonOf);
   } catch (error) {
+    // A flex call Gemini has no capacity for is 503 UNAVAILABLE: the same model at standard may answer.
+    if (request.tier === 'flex' && error instanceof VendorError && error.options.status === 503) {
+      throw new VendorError('capacity', 'vendor has no flex capacity (503)', { status: 503, reason: geminiErrorReason(errorBody) });
+    }
     throw refineGeminiError(error, errorBody);
   }
 }
 
 const isAnswerText = (part: GeminiPart) => typeof part.text === 'string' && part.text !== '' && part.thought !== true;
+
+/** A generateContent answer (a unary body, or one line of a batch's output) as a ChatResult. */
+export function parseGeminiResponse(raw: unknown): ChatResult {
+  const body = raw as GeminiChunk | undefined;
+  const usage = normaliseGeminiUsage(body?.usageMetadata);
+  const candidate = body?.candidates?.[0];
+  if (!candidate) {
+    // The prompt itself was blocked: no candidate, the reason in promptFeedback.
+    const blocked = body?.promptFeedback?.blockReason;
+    if (blocked) return { content: '', toolCalls: [], finishReason: 'content_filter', vendorStopReason: blocked, usage };
+    throw new VendorError('bad_response', 'vendor answer has no candidates');
+  }
+  const parts = candidate.content?.parts ?? [];
+  // Parts marked thought are the model's own reasoning; they never reach the answer.
+  const content = parts
+    .filter(isAnswerText)
+    .map((part) => part.text)
+    .join('');
+  const toolCalls: ToolCall[] = parts
+    .filter((part) => part.functionCall)
+    .map((part) => ({ id: callId(part.functionCall!.id), name: part.functionCall!.name ?? '', arguments: normaliseArguments(part.functionCall!.args) }));
+  return {
+    content: toolCalls.length > 0 && content === '' ? null : content,
+    toolCalls,
+    finishReason: mapGeminiFinishReason(candidate.finishReason, toolCalls.length > 0),
+    vendorStopReason: candidate.finishReason ?? '',
+    usage,
+  };
+}
+
+/** The tier to report: the `x-gemini-service-tier` response header (flex or standard), when flex was asked for or served. */
+export function geminiTier(header: string | string[] | undefined, asked: ServiceTier | undefined): ServiceTier | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.toLowerCase();
+  const served: ServiceTier = value === 'flex' ? 'flex' : 'standard';
+  return served === 'flex' || asked === 'flex' ? served : undefined;
+}
 
 export const geminiAdapter: VendorAdapter = {
   specificationVersion: 'v1',
@@ -76,31 +116,9 @@ export const geminiAdapter: VendorAdapter = {
 
   async generate(request: ChatRequest, context: CallContext): Promise<ChatResult> {
     const response = await send(request, context, false);
-    const body = (await readJson(response, context.signal)) as GeminiChunk;
-    const usage = normaliseGeminiUsage(body?.usageMetadata);
-    const candidate = body?.candidates?.[0];
-    if (!candidate) {
-      // The prompt itself was blocked: no candidate, the reason in promptFeedback.
-      const blocked = body?.promptFeedback?.blockReason;
-      if (blocked) return { content: '', toolCalls: [], finishReason: 'content_filter', vendorStopReason: blocked, usage };
-      throw new VendorError('bad_response', 'vendor answer has no candidates');
-    }
-    const parts = candidate.content?.parts ?? [];
-    // Parts marked thought are the model's own reasoning; they never reach the answer.
-    const content = parts
-      .filter(isAnswerText)
-      .map((part) => part.text)
-      .join('');
-    const toolCalls: ToolCall[] = parts
-      .filter((part) => part.functionCall)
-      .map((part) => ({ id: callId(part.functionCall!.id), name: part.functionCall!.name ?? '', arguments: normaliseArguments(part.functionCall!.args) }));
-    return {
-      content: toolCalls.length > 0 && content === '' ? null : content,
-      toolCalls,
-      finishReason: mapGeminiFinishReason(candidate.finishReason, toolCalls.length > 0),
-      vendorStopReason: candidate.finishReason ?? '',
-      usage,
-    };
+    const result = parseGeminiResponse(await readJson(response, context.signal));
+    const tier = geminiTier(response.headers['x-gemini-service-tier'], request.tier);
+    return tier ? { ...result, tier } : result;
   },
 
   async *stream(request: ChatRequest, context: CallContext): AsyncIterable<StreamEvent> {
@@ -147,6 +165,7 @@ export const geminiAdapter: VendorAdapter = {
     }
     // A stream that ends without a finishReason was cut: never a clean end.
     if (!finish) throw new VendorError('bad_response', 'vendor stream ended early');
-    yield { type: 'usage', usage: normaliseGeminiUsage(usage) };
+    const tier = geminiTier(response.headers['x-gemini-service-tier'], request.tier);
+    yield { type: 'usage', usage: normaliseGeminiUsage(usage), ...(tier ? { tier } : {}) };
   },
 };

@@ -43,6 +43,8 @@ export function convertToOpenAIRequest(request: ChatRequest, stream: boolean): R
   if (request.reasoning?.kind === 'effort') body.reasoning_effort = request.reasoning.level;
   if (request.metadata && Object.keys(request.metadata).length > 0) body.metadata = request.metadata;
   if (request.user) body.user = request.user;
+  // Absent means the project's default tier (standard); only flex is asked for by name.
+  if (request.tier === 'flex') body.service_tier = 'flex';
   if (stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

@@ -1,7 +1,7 @@
-import { postJson, readJson, normaliseArguments } from '../http';
+import { postJson, readJson, normaliseArguments, type VendorResponse } from '../http';
 import { readSse } from '../sse';
 import { VendorError, errorFromFetch } from '../errors';
-import type { CallContext, ChatRequest, ChatResult, EmbeddingRequest, EmbeddingResult, StreamEvent, Usage, VendorAdapter } from '../types';
+import type { CallContext, ChatRequest, ChatResult, EmbeddingRequest, EmbeddingResult, ServiceTier, StreamEvent, Usage, VendorAdapter } from '../types';
 import { convertToOpenAIRequest } from './convert-to-openai-request';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason';
 
@@ -24,20 +24,74 @@ export function normaliseOpenAIUsage(usage: OpenAIUsage | undefined): Usage {
   };
 }
 
-function errorReason(body: unknown): string | undefined {
+export function openAIErrorReason(body: unknown): string | undefined {
   const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
   return typeof message === 'string' ? message.slice(0, 300) : undefined;
 }
+const errorReason = openAIErrorReason;
 
-function headers(context: CallContext): Record<string, string> {
+/**
+ * The tier to report (ChatResult.tier): what OpenAI says served (`flex`, or `default`, `auto`,
+ * `scale`, `priority`: standard here), when flex was asked for or served.
+ */
+export function openAITier(serviceTier: unknown, asked: ServiceTier | undefined): ServiceTier | undefined {
+  const served: ServiceTier = serviceTier === 'flex' ? 'flex' : 'standard';
+  return served === 'flex' || asked === 'flex' ? served : undefined;
+}
+
+/**
+ * A flex call refused for capacity: 429 with code `resource_unavailable` (OpenAI: "429 Resource
+ * Unavailable" under flex), not the account's rate limit; the same model can be asked at
+ * standard at once.
+ */
+async function sendChat(request: ChatRequest, context: CallContext, stream: boolean): Promise<VendorResponse> {
+  let errorBody: unknown;
+  const reasonOf = (body: unknown) => {
+    errorBody = body;
+    return errorReason(body);
+  };
+  try {
+    return await postJson(openAIUrl(context, '/chat/completions'), convertToOpenAIRequest(request, stream), openAIHeaders(context), context.signal, reasonOf);
+  } catch (error) {
+    const code = (errorBody as { error?: { code?: unknown } } | undefined)?.error?.code;
+    if (request.tier === 'flex' && error instanceof VendorError && error.options.status === 429 && code === 'resource_unavailable') {
+      throw new VendorError('capacity', 'vendor has no flex capacity (429)', { status: 429, reason: errorReason(errorBody) });
+    }
+    throw error;
+  }
+}
+
+export function openAIHeaders(context: CallContext): Record<string, string> {
   return { authorization: `Bearer ${context.apiKey}`, ...(context.headers ?? {}) };
 }
 
-const url = (context: CallContext, path: string) => `${context.baseUrl.replace(/\/$/, '')}${path}`;
+export const openAIUrl = (context: CallContext, path: string) => `${context.baseUrl.replace(/\/$/, '')}${path}`;
 
 interface OpenAIChoice {
   message?: { content?: string | null; tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: unknown } }> };
   finish_reason?: string | null;
+}
+
+/** A chat completion body (a unary answer, or the body of a batch output line) as a ChatResult. */
+export function parseOpenAIChatCompletion(raw: unknown, asked?: ServiceTier): ChatResult {
+  const body = raw as { choices?: OpenAIChoice[]; usage?: OpenAIUsage; service_tier?: unknown } | undefined;
+  const choice = body?.choices?.[0];
+  if (!choice?.message) throw new VendorError('bad_response', 'vendor answer has no choices');
+  const toolCalls = (choice.message.tool_calls ?? []).map((call, index) => ({
+    id: call.id ?? `call_${index}`,
+    name: call.function?.name ?? '',
+    arguments: normaliseArguments(call.function?.arguments),
+  }));
+  const content = choice.message.content ?? null;
+  const tier = openAITier(body?.service_tier, asked);
+  return {
+    content: toolCalls.length > 0 && !content ? null : (content ?? ''),
+    toolCalls,
+    finishReason: mapOpenAIFinishReason(choice.finish_reason),
+    vendorStopReason: choice.finish_reason ?? '',
+    usage: normaliseOpenAIUsage(body?.usage),
+    ...(tier ? { tier } : {}),
+  };
 }
 
 export const openAIAdapter: VendorAdapter = {
@@ -45,28 +99,14 @@ export const openAIAdapter: VendorAdapter = {
   protocol: 'openai',
 
   async generate(request: ChatRequest, context: CallContext): Promise<ChatResult> {
-    const response = await postJson(url(context, '/chat/completions'), convertToOpenAIRequest(request, false), headers(context), context.signal, errorReason);
-    const body = (await readJson(response, context.signal)) as { choices?: OpenAIChoice[]; usage?: OpenAIUsage };
-    const choice = body.choices?.[0];
-    if (!choice?.message) throw new VendorError('bad_response', 'vendor answer has no choices');
-    const toolCalls = (choice.message.tool_calls ?? []).map((call, index) => ({
-      id: call.id ?? `call_${index}`,
-      name: call.function?.name ?? '',
-      arguments: normaliseArguments(call.function?.arguments),
-    }));
-    const content = choice.message.content ?? null;
-    return {
-      content: toolCalls.length > 0 && !content ? null : (content ?? ''),
-      toolCalls,
-      finishReason: mapOpenAIFinishReason(choice.finish_reason),
-      vendorStopReason: choice.finish_reason ?? '',
-      usage: normaliseOpenAIUsage(body.usage),
-    };
+    const response = await sendChat(request, context, false);
+    return parseOpenAIChatCompletion(await readJson(response, context.signal), request.tier);
   },
 
   async *stream(request: ChatRequest, context: CallContext): AsyncIterable<StreamEvent> {
-    const response = await postJson(url(context, '/chat/completions'), convertToOpenAIRequest(request, true), headers(context), context.signal, errorReason);
+    const response = await sendChat(request, context, true);
     let finished = false;
+    let served: unknown;
     let sawDone = false;
     try {
       for await (const event of readSse(response.body)) {
@@ -74,13 +114,14 @@ export const openAIAdapter: VendorAdapter = {
           sawDone = true;
           break;
         }
-        let chunk: { choices?: Array<{ delta?: { content?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> }; finish_reason?: string | null }>; usage?: OpenAIUsage; error?: unknown };
+        let chunk: { service_tier?: unknown; choices?: Array<{ delta?: { content?: string | null; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> }; finish_reason?: string | null }>; usage?: OpenAIUsage; error?: unknown };
         try {
           chunk = JSON.parse(event.data);
         } catch (error) {
           throw new VendorError('bad_response', 'vendor sent an unreadable stream event', { cause: error });
         }
         if (chunk.error) throw new VendorError('server', 'vendor reported an error mid-stream');
+        served = chunk.service_tier ?? served;
         for (const choice of chunk.choices ?? []) {
           const delta = choice.delta ?? {};
           if (delta.content) yield { type: 'text', delta: delta.content };
@@ -94,7 +135,10 @@ export const openAIAdapter: VendorAdapter = {
             yield { type: 'finish', finishReason: mapOpenAIFinishReason(choice.finish_reason), vendorStopReason: choice.finish_reason };
           }
         }
-        if (chunk.usage) yield { type: 'usage', usage: normaliseOpenAIUsage(chunk.usage) };
+        if (chunk.usage) {
+          const tier = openAITier(served, request.tier);
+          yield { type: 'usage', usage: normaliseOpenAIUsage(chunk.usage), ...(tier ? { tier } : {}) };
+        }
       }
     } catch (error) {
       if (error instanceof VendorError) throw error;
@@ -107,7 +151,7 @@ export const openAIAdapter: VendorAdapter = {
   async embed(request: EmbeddingRequest, context: CallContext): Promise<EmbeddingResult> {
     const payload: Record<string, unknown> = { model: request.model, input: request.input, encoding_format: 'float' };
     if (request.dimensions !== undefined) payload.dimensions = request.dimensions;
-    const response = await postJson(url(context, '/embeddings'), payload, headers(context), context.signal, errorReason);
+    const response = await postJson(openAIUrl(context, '/embeddings'), payload, openAIHeaders(context), context.signal, errorReason);
     const body = (await readJson(response, context.signal)) as { data?: Array<{ index: number; embedding: number[] }>; usage?: { prompt_tokens?: number } };
     if (!Array.isArray(body.data)) throw new VendorError('bad_response', 'vendor answer has no data');
     const vectors = [...body.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);

@@ -7,7 +7,7 @@ import { createPrisma } from '../db';
 import { createOrganization } from '../cli/admin-commands';
 import { settle } from '../settlement/settle';
 import { admit, type AdmitDeps } from './admit';
-import { release } from './release';
+import { release } from '@svc/admission';
 
 // Real Postgres (svc_test) and Redis (keys under REDIS_KEY_PREFIX). Organizations are new for
 // this run and removed in afterAll; the clock is injected, so periods and the Free day are

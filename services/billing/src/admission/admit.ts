@@ -1,199 +1,29 @@
-import { FREE_PLAN_LIMITS } from '@svc/catalog';
-import { ServiceError, formatDuration, retryAfterSeconds } from '@svc/errors';
-import type { AdmitRequest, AdmitResponse, KeyRecord } from '@svc/protos';
+import type { AdmitRequest } from '@svc/protos';
+import { admitOnce, keyOf, unavailable, type Admission, type AdmitSettings } from '@svc/admission';
 import type { Redis } from '@svc/redis';
 import type { Prisma } from '../db';
-import { BASELINE_PENDING, counterPlan, keyList, rebuildCounters, type CounterName, type CounterPlan, type CounterScope } from './counters';
-import { describeReset, isSpendPeriod, periodWindow } from './periods';
-import { admissionScripts } from './scripts';
+import { rebuildCounters } from './counters';
 
-/** The Free plan (spec: Limits); the fair-use cost limit comes from configuration and is never shown. */
-const FREE_LIMITS = {
-  requestsPerDay: FREE_PLAN_LIMITS.requests_per_day,
-  requestsPerMinute: FREE_PLAN_LIMITS.requests_per_minute,
-  maxInputTokens: FREE_PLAN_LIMITS.max_input_tokens,
-  maxOutputTokens: FREE_PLAN_LIMITS.max_output_tokens,
-};
-
-export interface AdmitDeps {
+export interface AdmitDeps extends AdmitSettings {
   prisma: Prisma;
   redis: Redis;
-  /** Free plan daily fair-use cost, list-price micros (FREE_DAILY_COST_MICROS). */
-  freeDailyCostMicros?: number;
-  /** How long a reservation lives without settlement or release (RESERVATION_TTL_SECONDS). */
-  reservationTtlSeconds?: number;
-  /** Injectable clock (Unix ms). */
-  now?: () => number;
 }
 
-const DEFAULT_FREE_DAILY_COST_MICROS = 500_000;
-const DEFAULT_RESERVATION_TTL_SECONDS = 3600;
-const MINUTE_MS = 60_000;
-
-export type Admission = AdmitResponse & Required<Pick<AdmitResponse, 'balance_micros' | 'headers' | 'plan_tier' | 'plan_reason' | 'baseline_model' | 'baseline_calls'>>;
-
 /**
- * Admission before any vendor work, one atomic Lua call on the organization's counters
- * (scripts.ts ADMIT):
- * - credit (spec 402 insufficient_credits): the balance less what admitted calls hold must be
- *   above zero; at zero an organization continues on the Free limits unless it is set to stop at
- *   zero or is its person's second organization; a named model on own vendor keys skips it;
- * - spend limits (429 quota_exceeded): the key's limit over its period and the member's monthly
- *   quota, each against settled spend plus the reservations of calls in flight;
- * - the Free plan (429 free_tier_limit): input tokens, max_tokens, requests per day, the daily
- *   fair-use cost, requests per minute;
- * then reserves the estimate on every counter it checked. Settlement moves the counters to the
- * actual cost; Release gives a failed call's reservation back; an expired one is given back by
- * the next admission. A store that cannot be read fails closed: billing_unavailable, or
- * free_tier_unavailable for a Free organization.
+ * Admission behind the Admit RPC: one run of the ADMIT script (@svc/admission admitOnce: the
+ * checks, the refusals and the reservation), and when it reports counters missing, their rebuild
+ * from the ledger and another run (at most twice). The edge and the workers run admitOnce in
+ * process on warm counters and call this only when counters are missing.
  */
 export async function admit(deps: AdmitDeps, request: AdmitRequest, options: { deadlineMs?: number } = {}): Promise<Admission> {
-  const key = keyOf(request);
-  const nowMs = (deps.now ?? Date.now)();
-  const scope: CounterScope = {
-    organizationId: key.organization_id ?? '',
-    keyId: key.key_id ?? request.key_id ?? '',
-    memberId: key.member_id ?? '',
-    spendPeriod: Number(key.spend_limit_micros ?? 0) > 0 ? (key.spend_period ?? '') : '',
-  };
-  const plan = counterPlan(scope, nowMs);
-  const keyLimit = scope.spendPeriod ? Number(key.spend_limit_micros ?? 0) : 0;
-  const memberLimit = scope.memberId ? Number(key.member_quota_micros ?? 0) : 0;
-  const byokNamed = Boolean(request.byok) && !request.auto;
-  const args = [
-    request.call_id ?? '',
-    nowMs,
-    nowMs + (deps.reservationTtlSeconds ?? DEFAULT_RESERVATION_TTL_SECONDS) * 1000,
-    Math.max(0, Math.ceil(Number(request.estimated_micros ?? 0))),
-    Math.max(0, Math.ceil(Number(request.estimated_list_micros ?? 0))),
-    key.plan === 'free' ? 'free' : 'paid',
-    byokNamed ? 1 : 0,
-    key.stop_at_zero ? 1 : 0,
-    key.free_allowance === false ? 0 : 1,
-    keyLimit,
-    memberLimit,
-    FREE_LIMITS.requestsPerDay,
-    deps.freeDailyCostMicros ?? DEFAULT_FREE_DAILY_COST_MICROS,
-    FREE_LIMITS.requestsPerMinute,
-    Number(request.input_tokens ?? 0),
-    Number(request.max_tokens ?? 0),
-    FREE_LIMITS.maxInputTokens,
-    FREE_LIMITS.maxOutputTokens,
-    // Admission cannot outlive its caller: past the RPC's deadline the script reserves nothing.
-    options.deadlineMs !== undefined && Number.isFinite(options.deadlineMs) ? Math.floor(options.deadlineMs) : 0,
-  ];
-  let reply: string[];
-  try {
-    reply = await runAdmit(deps, scope, plan, args);
-    if (reply[0] === 'expired') throw new Error('admission ran after its deadline; nothing was reserved');
-  } catch (error) {
-    if (key.plan === 'free') throw new ServiceError('free_tier_unavailable', 'The Free plan’s counters cannot be read right now, so Free calls are paused. Please retry.', { cause: error });
-    throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.', { cause: error });
-  }
-  // ok: {'ok', mode, reason, balance, ...}; refuse: {'refuse', kind, balance, ...}
-  const balance = Number(reply[0] === 'ok' ? reply[3] : reply[2]);
-  const headers: Record<string, string> = { 'x-svc-balance-micros': String(balance) };
-  if (reply[0] === 'refuse') throw refusal(reply, headers, { keyLimit, memberLimit, key, nowMs, plan });
-
-  const [, mode, reason, , keySpent, memberSpent, dayUsed, minuteUsed, baseline, calls] = reply;
-  Object.assign(headers, quotaHeaders(keyLimit, Number(keySpent), memberLimit, Number(memberSpent)));
-  if (mode === 'free') Object.assign(headers, freeHeaders(Number(dayUsed), Number(minuteUsed), nowMs));
-  return {
-    balance_micros: balance,
-    headers,
-    plan_tier: mode === 'free' ? 'free' : '',
-    plan_reason: mode === 'free' ? reason : '',
-    baseline_model: baseline && baseline !== BASELINE_PENDING ? baseline : '',
-    baseline_calls: Number(calls ?? 0),
-  };
-}
-
-/** Runs ADMIT, rebuilding counters it reports missing from the ledger (at most twice). */
-async function runAdmit(deps: AdmitDeps, scope: CounterScope, plan: CounterPlan, args: Array<string | number>): Promise<string[]> {
-  const scripts = admissionScripts(deps.redis);
   for (let round = 0; ; round += 1) {
-    const reply = await scripts.admit(keyList(plan.keys), args);
-    if (reply[0] !== 'missing') return reply;
-    if (round >= 2) throw new Error(`admission counters still missing after rebuild: ${reply.slice(1).join(', ')}`);
-    await rebuildCounters(deps.prisma, deps.redis, scope, plan, reply.slice(1) as CounterName[]);
+    const result = await admitOnce(deps.redis, request, deps, options);
+    if (!('missing' in result)) return result;
+    try {
+      if (round >= 2) throw new Error(`admission counters still missing after rebuild: ${result.missing.join(', ')}`);
+      await rebuildCounters(deps.prisma, deps.redis, result.scope, result.plan, result.missing);
+    } catch (error) {
+      throw unavailable(keyOf(request), error);
+    }
   }
-}
-
-/** The key record the edge sent; older callers send only the ids. */
-function keyOf(request: AdmitRequest): KeyRecord {
-  return request.key ?? { organization_id: request.organization_id, key_id: request.key_id, plan: 'paid', free_allowance: true };
-}
-
-interface RefusalContext {
-  keyLimit: number;
-  memberLimit: number;
-  key: KeyRecord;
-  nowMs: number;
-  plan: CounterPlan;
-}
-
-function refusal(reply: string[], headers: Record<string, string>, context: RefusalContext): ServiceError {
-  const kind = reply[1];
-  if (kind === 'credit') {
-    return new ServiceError('insufficient_credits', 'Your organization has no credit left. Top up to continue.', { headers });
-  }
-  if (kind === 'quota_key' || kind === 'quota_member') {
-    const member = kind === 'quota_member';
-    const limit = member ? context.memberLimit : context.keyLimit;
-    const period = member ? 'month' : isSpendPeriod(context.key.spend_period ?? '') ? (context.key.spend_period as 'day' | 'week' | 'month' | 'life') : 'life';
-    const window = periodWindow(period, context.nowMs);
-    const resetMs = Number.isFinite(window.endMs) ? window.endMs - context.nowMs : 86_400_000;
-    const what = member ? 'Your monthly spend quota in this organization' : `This key’s spend limit${period === 'life' ? '' : ` for the ${period}`}`;
-    return new ServiceError('quota_exceeded', `${what} (${limit} micros) is reached. ${describeReset(period, window)}`, {
-      headers: { ...headers, 'retry-after': retryAfterSeconds(resetMs), 'x-svc-quota-scope': member ? 'member' : 'key', 'x-svc-quota-limit': String(limit), 'x-svc-quota-remaining': '0' },
-    });
-  }
-  // free_tier_limit
-  const [, , , limit, dayUsed, minuteUsed] = reply;
-  const free = { ...headers, ...freeHeaders(Number(dayUsed), Number(minuteUsed), context.nowMs), 'x-svc-free-limit': limit };
-  const dayResetMs = context.plan.dayWindow.endMs - context.nowMs;
-  const minuteResetMs = MINUTE_MS - (context.nowMs % MINUTE_MS);
-  switch (limit) {
-    case 'input_tokens':
-      return new ServiceError('free_tier_limit', `The Free plan takes at most ${FREE_LIMITS.maxInputTokens} input tokens per request. Shorten the input or top up.`, { param: 'input_tokens', headers: free });
-    case 'max_tokens':
-      return new ServiceError('free_tier_limit', `The Free plan allows max_tokens up to ${FREE_LIMITS.maxOutputTokens}.`, { param: 'max_tokens', headers: free });
-    case 'requests_per_day':
-      return new ServiceError('free_tier_limit', `The Free plan’s ${FREE_LIMITS.requestsPerDay} requests for today are used. They reset at 00:00 UTC; top up to continue now.`, { param: 'requests_per_day', headers: { ...free, 'retry-after': retryAfterSeconds(dayResetMs) } });
-    case 'daily_cost':
-      return new ServiceError('free_tier_limit', 'The Free plan’s daily fair-use limit is reached. It resets at 00:00 UTC; top up to continue now.', { param: 'daily_cost', headers: { ...free, 'retry-after': retryAfterSeconds(dayResetMs) } });
-    default:
-      return new ServiceError('free_tier_limit', `The Free plan allows ${FREE_LIMITS.requestsPerMinute} requests per minute.`, { param: 'requests_per_minute', headers: { ...free, 'retry-after': retryAfterSeconds(minuteResetMs) } });
-  }
-}
-
-/**
- * x-svc-quota-* when a spend limit applies (spec: Limits). With both a key limit and a member
- * quota, the one with less left is shown. Remaining is what was left when this call was admitted:
- * settled spend plus other calls in flight, not this call's own reservation.
- */
-export function quotaHeaders(keyLimit: number, keySpent: number, memberLimit: number, memberSpent: number): Record<string, string> {
-  const options: Array<{ scope: string; limit: number; remaining: number }> = [];
-  if (keyLimit > 0) options.push({ scope: 'key', limit: keyLimit, remaining: Math.max(0, keyLimit - keySpent) });
-  if (memberLimit > 0) options.push({ scope: 'member', limit: memberLimit, remaining: Math.max(0, memberLimit - memberSpent) });
-  if (options.length === 0) return {};
-  const shown = options.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-  return { 'x-svc-quota-scope': shown.scope, 'x-svc-quota-limit': String(shown.limit), 'x-svc-quota-remaining': String(shown.remaining) };
-}
-
-/**
- * Spec (Limits): x-svc-plan free and the Free day headers on every Free call and refusal; there
- * x-ratelimit-*-requests is the Free minute window (20), which replaces the key's own bucket.
- */
-export function freeHeaders(dayUsed: number, minuteUsed: number, nowMs: number): Record<string, string> {
-  const dayEnd = (Math.floor(nowMs / 86_400_000) + 1) * 86_400_000;
-  return {
-    'x-svc-plan': 'free',
-    'x-ratelimit-limit-requests-day': String(FREE_LIMITS.requestsPerDay),
-    'x-ratelimit-remaining-requests-day': String(Math.max(0, FREE_LIMITS.requestsPerDay - dayUsed)),
-    'x-ratelimit-reset-requests-day': formatDuration(dayEnd - nowMs),
-    'x-ratelimit-limit-requests': String(FREE_LIMITS.requestsPerMinute),
-    'x-ratelimit-remaining-requests': String(Math.max(0, FREE_LIMITS.requestsPerMinute - minuteUsed)),
-    'x-ratelimit-reset-requests': formatDuration(minuteUsed === 0 ? 0 : MINUTE_MS - (nowMs % MINUTE_MS)),
-  };
 }

@@ -1,14 +1,14 @@
+import { balanceKey } from '@svc/admission';
 import type { Redis } from '@svc/redis';
 import type { Prisma } from '../db';
 
 /**
- * The organization's balance lives in Redis (`bal:{org}`, integer micros) for the hot path
- * and is always derivable from Postgres: credits minus settled ledger costs. A missing Redis
- * value is rebuilt from the ledger (SET NX, so a concurrent rebuild cannot double-count).
+ * The organization's balance lives in Redis (`bal:{org}`, integer micros; the key is
+ * @svc/admission's balanceKey) for the hot path and is always derivable from Postgres: credits
+ * minus settled ledger costs. A missing Redis value is rebuilt from the ledger (SET NX, so a
+ * concurrent rebuild cannot double-count).
  */
-export function balanceKey(organizationId: string): string {
-  return `bal:{${organizationId}}`;
-}
+export { balanceKey };
 
 export async function balanceFromLedger(prisma: Prisma, organizationId: string): Promise<bigint> {
   const [credits, spent] = await Promise.all([

@@ -143,7 +143,13 @@ describe('usage.settle consumer through dependency outages (real RabbitMQ, Postg
     await until(async () => (await depth(message.name)) === 0, 'an empty queue');
     expect(await readBalance(prisma, redis, organizationId)).toBe(CREDIT - 123);
     expect(await depth(`${message.name}.dead`)).toBe(0);
-    expect(logger.info).toHaveBeenCalledWith('handler dependency back: held messages processed', expect.objectContaining({ queue: message.name, messages: 3 }));
+    // The batch that met the outage holds what had arrived within its wait (one to three of the
+    // records, as the publishes fall); whatever came after it settles as an ordinary batch.
+    const back = logger.info.mock.calls.filter((call) => call[0] === 'handler dependency back: held messages processed');
+    expect(back).toHaveLength(1);
+    expect(back[0][1]).toEqual(expect.objectContaining({ queue: message.name }));
+    expect(back[0][1].messages).toBeGreaterThanOrEqual(1);
+    expect(back[0][1].messages).toBeLessThanOrEqual(3);
     expect(logger.error).not.toHaveBeenCalled();
   }, 60_000);
 

@@ -27,6 +27,7 @@ export interface OutboxSweepOptions {
   batchSize?: number;
   /** Failures (not outages) before a row is marked dead (default 5). */
   maxAttempts?: number;
+  /** Waits between sweeps while Postgres or Redis is down (default 500 ms doubling up to 3 s). */
   outageBackoff?: BackoffOptions;
 }
 
@@ -176,7 +177,7 @@ export function startOutboxSweeper(deps: OutboxDeps, options: OutboxSweepOptions
       } catch (error) {
         if (isDependencyOutage(error)) outageWarning(error);
         else deps.logger.warn('usage outbox sweep failed', { err: error });
-        await sleep(backoffDelay(outageTries, options.outageBackoff ?? { initialMs: 500, maxMs: 30_000 }));
+        await sleep(backoffDelay(outageTries, options.outageBackoff ?? { initialMs: 500, maxMs: 3_000 }));
         outageTries += 1;
       }
     }

@@ -6,7 +6,7 @@ import { createPrisma } from '../db';
 import { balanceFromLedger, balanceKey, readBalance } from '../admission/balance';
 import { createOrganization } from '../cli/admin-commands';
 import { counterPlan } from '../admission/counters';
-import { admissionScripts } from '../admission/scripts';
+import { admissionScripts } from '@svc/admission';
 import { settle } from './settle';
 
 // Real Postgres (svc_test) and Redis (keys under REDIS_KEY_PREFIX). Every organization is

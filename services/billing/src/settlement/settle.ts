@@ -4,7 +4,7 @@ import type { Logger } from '@svc/logger';
 import type { Redis } from '@svc/redis';
 import type { Prisma } from '../db';
 import { cacheBaseline, counterPlan, keyList } from '../admission/counters';
-import { admissionScripts } from '../admission/scripts';
+import { admissionScripts } from '@svc/admission';
 import { BASELINE_CALLS_NEEDED, recomputeKeyBaseline, type PriceLookup } from '../baselines/recompute';
 
 export interface SettleDeps {

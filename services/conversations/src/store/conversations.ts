@@ -4,6 +4,7 @@ import { expiresAtFor, organizationRetention, renderConversation, validateMetada
 import { addTotals, checkThreadLimits, totalsOf } from '../domain/history';
 import { isItemId, normaliseInputItems, type StoredItem } from '../domain/items';
 import { clock, conversationId, conversationNotFound, conversationTotals, insertItems, latestHead, requireConversation, requireOrganization, threadTotals, type StoreDeps } from './queries';
+import { readItemsPage } from './sql';
 
 /**
  * Conversations and their items: POST/GET/DELETE /v1/conversations, POST /v1/conversations/{id},
@@ -96,27 +97,24 @@ export interface ItemList {
 export const LIST_DEFAULT_LIMIT = 20;
 export const LIST_MAX_LIMIT = 100;
 
-/** Every thread's items in creation order (seq), compaction items included. */
+const badCursor = (after: string) => new ServiceError('invalid_value', `Invalid 'after': no item '${after}' in this conversation.`, { param: 'after' });
+
+/** Every thread's items in creation order (seq), compaction items included; one statement (readItemsPage). */
 export async function listItems(deps: StoreDeps, input: ListItemsInput): Promise<ItemList> {
   const organizationId = requireOrganization(input.organization_id);
   const limit = input.limit === undefined || input.limit === 0 ? LIST_DEFAULT_LIMIT : input.limit;
   if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX_LIMIT) throw new ServiceError('invalid_value', `Invalid 'limit': expected an integer from 1 to ${LIST_MAX_LIMIT}.`, { param: 'limit' });
   const order = input.order || 'asc';
   if (order !== 'asc' && order !== 'desc') throw new ServiceError('invalid_value', "Invalid 'order': expected 'asc' or 'desc'.", { param: 'order' });
-  const conversation = await requireConversation(deps.prisma, organizationId, input.conversation_id, clock(deps));
-  let cursor: bigint | undefined;
-  if (input.after) {
-    const anchor = isItemId(input.after) ? await deps.prisma.item.findFirst({ where: { id: input.after, conversationId: conversation.id }, select: { seq: true } }) : null;
-    if (!anchor) throw new ServiceError('invalid_value', `Invalid 'after': no item '${input.after}' in this conversation.`, { param: 'after' });
-    cursor = anchor.seq;
+  if (input.after && !isItemId(input.after)) {
+    // Not an item id at all; still 404 first when the conversation is not there.
+    await requireConversation(deps.prisma, organizationId, input.conversation_id, clock(deps));
+    throw badCursor(input.after);
   }
-  const rows = await deps.prisma.item.findMany({
-    where: { conversationId: conversation.id, ...(cursor === undefined ? {} : { seq: order === 'asc' ? { gt: cursor } : { lt: cursor } }) },
-    orderBy: { seq: order },
-    take: limit + 1,
-    select: { body: true },
-  });
-  const data = rows.slice(0, limit).map((row) => row.body as unknown as StoredItem);
+  const rows = await readItemsPage(deps, { organizationId, conversationId: conversationId(input.conversation_id), now: clock(deps), order, take: limit + 1, ...(input.after ? { after: input.after } : {}) });
+  if (rows === undefined) throw conversationNotFound(input.conversation_id);
+  if (rows === 'bad cursor') throw badCursor(input.after!);
+  const data = rows.slice(0, limit);
   return { object: 'list', data, has_more: rows.length > limit, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
 }
 

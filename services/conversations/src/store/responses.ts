@@ -1,6 +1,7 @@
 import { isId } from '@svc/ids';
 import { getView } from '../domain/response-object';
 import { clock, requireOrganization, responseNotFound, type StoreDeps } from './queries';
+import { readResponse } from './sql';
 
 /** GET and DELETE /v1/responses/{id}. */
 
@@ -20,11 +21,7 @@ export interface StoredResponse {
 export async function getResponse(deps: StoreDeps, organizationId: string, responseId: string): Promise<StoredResponse> {
   requireOrganization(organizationId);
   if (!isId('resp', responseId)) throw responseNotFound(responseId);
-  const rows = await deps.prisma.$queryRaw<Array<{ body: Record<string, unknown>; stream: unknown; conversation_id: string; parent_response_id: string | null; status: string; background: boolean }>>`
-    SELECT r.body, r.stream, r.conversation_id, r.parent_response_id, r.status, r.background
-      FROM conversations.response r JOIN conversations.conversation c ON c.id = r.conversation_id
-     WHERE r.id = ${responseId} AND r.organization_id = ${organizationId} AND c.organization_id = ${organizationId} AND c.expires_at > ${clock(deps)}`;
-  const row = rows[0];
+  const row = await readResponse(deps, organizationId, responseId, clock(deps));
   if (!row) throw responseNotFound(responseId);
   return {
     response: getView(row.body),

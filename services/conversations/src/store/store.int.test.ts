@@ -286,6 +286,22 @@ describe('turns and threads', () => {
     expect(await failure(createConversation(deps, { organization_id: ORG_A, items: [tooLong, 'ab'].map((content) => ({ role: 'user', content })), organization_retention_days: 30 }))).toBe('conversation_too_large');
   }, 60_000);
 
+  it('turns racing on one thread are serialized by the conversation row: at the limit exactly one is stored', async () => {
+    const big = Array.from({ length: 3996 }, (_, index) => ({ role: 'user', content: `m${index}` }));
+    const r1 = await turn({ input: big, answer: 'a' });
+    const conversation = r1.conversation_id;
+    // 3997 entries. A turn continuing r1 and AddItems (two entries each, attached after the latest
+    // turn) all extend the same thread: each fits alone, no two together.
+    const raced = await Promise.allSettled([
+      turn({ conversation, parent: r1.id, input: 'racing turn', answer: 'b' }),
+      ...Array.from({ length: 4 }, (_, index) => addItems(deps, { organization_id: ORG_A, conversation_id: conversation, items: [`added ${index}`, `added ${index}b`].map((content) => ({ role: 'user', content })) })),
+    ]);
+    const stored = raced.filter((outcome) => outcome.status === 'fulfilled');
+    expect(stored).toHaveLength(1);
+    for (const outcome of raced) if (outcome.status === 'rejected') expect((outcome.reason as ServiceError).code).toBe('conversation_too_large');
+    expect(await prisma.item.count({ where: { conversationId: conversation } })).toBe(3999);
+  }, 60_000);
+
   it('deleting a response removes its turn and every turn after it on its threads', async () => {
     const r1 = await turn({ input: 'q1', answer: 'a1' });
     const conversation = r1.conversation_id;

@@ -1,3 +1,4 @@
+import { insertPoolRow, parsePoolEntry, removePoolRow } from './pool';
 import { ServiceError } from '@svc/errors';
 import { ids, isId } from '@svc/ids';
 import { Prisma as P } from '../generated/prisma/client';
@@ -6,12 +7,9 @@ import { addTotals, assembleHistory, checkCompactionRun, checkThreadLimits, tota
 import { compactionItem, normaliseInputItems, tokensOf, type CompactionItem, type StoredItem } from '../domain/items';
 import { ENDED_STATUSES, HEAD_STATUSES, assignOutputIds, parseResponseBody, type StoredId } from '../domain/response-object';
 import {
-  readThread,
-  writeTurn,
   clock,
   conversationId as checkedConversationId,
   conversationNotFound,
-  findConversation,
   insertItems,
   previousResponseNotFound,
   requireConversation,
@@ -22,6 +20,7 @@ import {
   threadTotals,
   type StoreDeps,
 } from './queries';
+import { hasConversation, poolFor, readThread, transaction, writeTurn, type TurnWritten } from './sql';
 
 /**
  * A turn of the Responses API, in the steps the edge takes: BuildHistory before the model call
@@ -76,19 +75,20 @@ export async function buildHistory(deps: StoreDeps, input: BuildHistoryInput): P
   const previous = input.previous_response_id || '';
   const wanted = input.conversation_id || '';
   const now = clock(deps);
-  const db = deps.prisma;
   if (!previous && !wanted) return { conversation_id: '', parent_response_id: '', items: [], thread_entries: 0, thread_token_estimate: 0, history_entries: 0, history_token_estimate: 0 };
 
   if (previous) {
-    const thread = isId('resp', previous) ? await readThread(db, { organizationId, now, previousResponseId: previous }) : undefined;
+    const thread = isId('resp', previous) ? await readThread(deps, { organizationId, now, previousResponseId: previous }) : undefined;
     if (!thread) throw previousResponseNotFound(previous);
+    // A background response still queued has no answer yet: nothing to continue from.
+    if (thread.headStatus === 'queued') throw new ServiceError('invalid_value', `Previous response '${previous}' is a background response that has not finished yet; continue from it once it has (poll GET /v1/responses/${previous}).`, { param: 'previous_response_id' });
     if (wanted && wanted !== thread.conversationId) {
-      if (!(await findConversation(db, organizationId, checkedConversationId(wanted), now))) throw conversationNotFound(wanted);
+      if (!(await hasConversation(deps, organizationId, checkedConversationId(wanted), now))) throw conversationNotFound(wanted);
       throw new ServiceError('conversation_mismatch', `Previous response '${previous}' belongs to another conversation than '${wanted}'.`, { param: 'previous_response_id' });
     }
     return historyOf(thread.conversationId, thread.head, assembleHistory(thread.rows), thread.retentionDays);
   }
-  const thread = await readThread(db, { organizationId, now, conversationId: checkedConversationId(wanted) });
+  const thread = await readThread(deps, { organizationId, now, conversationId: checkedConversationId(wanted) });
   if (!thread) throw conversationNotFound(wanted);
   return historyOf(thread.conversationId, thread.head, assembleHistory(thread.rows), thread.retentionDays);
 }
@@ -112,6 +112,8 @@ export interface CompleteTurnInput {
   response: unknown;
   /** Opaque replay data of the stream. */
   stream?: unknown;
+  /** A batch-bound background turn: it joins the vendor-batch pool (waiting) in the same transaction. */
+  pool?: unknown;
 }
 
 export interface CompletedTurn {
@@ -130,8 +132,8 @@ export interface CompletedTurn {
  * none), the response, its input and output items, the retention clock restarted
  * (expires_at = now + the conversation's retention, else the organization's). The parent and the
  * thread limits are checked with the conversation row locked, in the same statement that writes
- * (writeTurn): when either fails nothing is written. A queued
- * (background) response is stored the same way with no output; UpdateResponse ends it.
+ * (writeTurn, one round trip): when either fails nothing is written. A queued (background)
+ * response is stored the same way with no output; UpdateResponse ends it.
  */
 export async function completeTurn(deps: StoreDeps, input: CompleteTurnInput): Promise<CompletedTurn> {
   const organizationId = requireOrganization(input.organization_id);
@@ -149,52 +151,56 @@ export async function completeTurn(deps: StoreDeps, input: CompleteTurnInput): P
   const { body: storedBody, items: outputs, storedIds } = assignOutputIds(body, conversation);
   const turn = addTotals(totalsOf(inputs), totalsOf(outputs));
   const now = clock(deps);
+  const pool = parsePoolEntry(input.pool);
+  if (pool && (storedBody.status !== 'queued' || storedBody.background !== true)) throw new ServiceError('invalid_value', 'Only a queued background response joins the vendor-batch pool.', { param: 'pool' });
 
-  const result = await deps.prisma.$transaction(async (tx) => {
-    let days: number;
-    if (existing) {
-      // Every write to the conversation's threads holds its row; the next statement then reads
-      // the thread as it is after any turn that held it before.
-      const row = await requireConversation(tx, organizationId, existing, now, true);
-      days = row.retentionDays ?? organizationDays;
-    } else {
-      if (parent) throw previousResponseNotFound(parent);
-      days = ownDays ?? organizationDays;
-    }
-    const expiresAt = expiresAtFor(now, days);
-    const written = await writeTurn(tx, {
-      organizationId,
-      conversationId: conversation,
-      create: existing ? null : { retentionDays: ownDays },
-      responseId,
-      parentResponseId: parent,
-      status: storedBody.status,
-      background: storedBody.background === true,
-      body: storedBody,
-      stream: input.stream ?? null,
-      items: [...inputs.map((item) => ({ ...item, origin: 'input' as const })), ...outputs.map((item) => ({ ...item, origin: 'output' as const }))],
-      turn,
-      now,
-      expiresAt,
-    });
+  if (existing) checkedConversationId(existing);
+  if (!existing && parent) throw previousResponseNotFound(parent);
+  const write = {
+    organizationId,
+    conversationId: conversation,
+    create: existing ? null : { retentionDays: ownDays },
+    organizationRetentionDays: organizationDays,
+    responseId,
+    parentResponseId: parent,
+    status: storedBody.status,
+    background: storedBody.background === true,
+    body: storedBody,
+    stream: input.stream ?? null,
+    items: [...inputs.map((item) => ({ ...item, origin: 'input' as const })), ...outputs.map((item) => ({ ...item, origin: 'output' as const }))],
+    turn,
+    now,
+  };
+  /** Nothing was written unless it stored: each refusal is the turn's error. */
+  const checked = (written: TurnWritten): TurnWritten & { expiresAt: Date } => {
+    if (!written.conversationFound) throw conversationNotFound(existing ?? conversation);
     if (!written.parentFound) throw previousResponseNotFound(parent ?? '');
-    const after = addTotals(written.before, turn);
-    if (!written.stored) {
-      checkThreadLimits(after);
+    if (!written.stored || !written.expiresAt) {
+      checkThreadLimits(addTotals(written.before, turn));
       throw new ServiceError('conversation_too_large', 'This conversation thread is full.');
     }
-    await deps.beforeCommit?.('CompleteTurn');
-    return { days, after, expiresAt };
-  });
+    return written as TurnWritten & { expiresAt: Date };
+  };
+  // One round trip, its own transaction; a pool row (or the test seam) needs a transaction around it.
+  const result =
+    pool || deps.beforeCommit
+      ? await transaction(deps, 'CompleteTurn', async (client) => {
+          const written = checked(await writeTurn(client, write));
+          if (pool) await insertPoolRow(client, responseId, organizationId, pool, now);
+          return written;
+        })
+      : checked(await writeTurn(poolFor(deps), write));
+  const days = result.retentionDays ?? organizationDays;
+  const after = addTotals(result.before, turn);
 
   return {
     response: storedBody,
     conversation_id: conversation,
     output_ids: storedIds,
     input_item_ids: inputs.map((prepared) => prepared.item.id),
-    delete_after_response: result.days === 0,
-    thread_entries: result.after.entries,
-    thread_token_estimate: tokensOf(result.after.characters),
+    delete_after_response: days === 0,
+    thread_entries: after.entries,
+    thread_token_estimate: tokensOf(after.characters),
     expires_at: rfc3339(result.expiresAt),
   };
 }
@@ -206,6 +212,8 @@ export interface UpdateResponseInput {
   response: unknown;
   organization_retention_days: number;
   stream?: unknown;
+  /** A cancel: refused (409 not_cancellable) when the response's pool row is claimed or sent. */
+  cancel?: boolean;
 }
 
 export interface UpdatedResponse {
@@ -238,6 +246,8 @@ export async function updateResponse(deps: StoreDeps, input: UpdateResponseInput
          FOR UPDATE`;
     const row = rows[0];
     if (!row) throw responseNotFound(responseId);
+    // The vendor-batch pool row goes with the queued state (a cancel once it was claimed or sent is refused).
+    await removePoolRow(tx, responseId, now, input.cancel === true && row.status === 'queued');
     if (row.status !== 'queued') return { updated: false, response: row.body, output_ids: [], delete_after_response: false };
     const { body: storedBody, items: outputs, storedIds } = assignOutputIds({ ...body, background: row.background }, row.conversation_id);
     checkThreadLimits(addTotals(await threadTotals(tx, row.conversation_id, responseId), totalsOf(outputs)));

@@ -1,8 +1,9 @@
+import type { AttemptObserver, BillingPort } from '@svc/call';
 import type { Request, Response } from 'express';
 import type { Catalog } from '@svc/catalog';
 import type { Logger } from '@svc/logger';
 import type { KeyRecord__Output } from '@svc/protos';
-import { ChatCall, parseChatRequest, renderChunk, renderCompletion, renderUsageChunk, type CacheState, type CallDeps, type HealthPort, type ImageResolver, type OwnKeysPort, type StreamCallResult, type UsageSink } from '@svc/call';
+import { ChatCall, parseChatRequest, renderChunk, renderCompletion, renderUsageChunk, type CacheState, type CallDeps, type HealthPort, type ImageResolver, type JevSettings, type SplitSettings, type OwnKeysPort, type StreamCallResult, type UsageSink } from '@svc/call';
 import type { Backends } from '../clients/clients';
 import type { KeyLimiter } from '../limits/key-limits';
 import { requireScopes } from '../auth/authenticate';
@@ -12,6 +13,8 @@ import { applyHeaders, applyServedHeaders, servedHeaders, billingPort, clientSig
 export interface ChatDeps {
   catalog: Catalog;
   backends: Backends;
+  /** Admission and release (in process on billing's Redis counters, or billing's RPCs); absent: the RPCs over `backends`. */
+  billing?: BillingPort;
   usage: UsageSink;
   keyLimiter: KeyLimiter;
   /** Prompt appearances and session turn times for the cache rules. */
@@ -33,6 +36,12 @@ export interface ChatDeps {
   ownKeys: OwnKeysPort;
   /** svc.plan.topup_url on Free calls. */
   topupUrl: string;
+  /** Sees every vendor attempt (the status document's measurements). */
+  attemptObserver?: AttemptObserver;
+  /** When auto may answer with the decision model (JEV_*); the defaults when absent. */
+  jev?: JevSettings;
+  /** Split-and-route under auto (SPLIT_*); the defaults when absent. */
+  split?: SplitSettings;
 }
 
 /** The call pipeline's dependencies over the edge's clients (built per request: cheap, and tests swap deps). */
@@ -40,7 +49,7 @@ export function callDeps(deps: ChatDeps): CallDeps {
   return {
     catalog: deps.catalog,
     router: routerPort(deps.backends),
-    billing: billingPort(deps.backends),
+    billing: deps.billing ?? billingPort(deps.backends),
     usage: deps.usage,
     tokens: tokenGate(deps.keyLimiter),
     health: deps.health,
@@ -52,6 +61,9 @@ export function callDeps(deps: ChatDeps): CallDeps {
     attemptTimeoutMs: deps.attemptTimeoutMs,
     attemptTimeoutLongMs: deps.attemptTimeoutLongMs,
     topupUrl: deps.topupUrl,
+    ...(deps.attemptObserver ? { attemptObserver: deps.attemptObserver } : {}),
+    ...(deps.jev ? { jev: deps.jev } : {}),
+    ...(deps.split ? { split: deps.split } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import { applyHeaders, applyServedHeaders, billingPort, clientSignal, forwardedS
 import { parseEmbeddingsRequest, resolveEmbeddingModel } from './request';
 
 /** What the embeddings endpoint uses of the chat dependencies. */
-export type EmbeddingsDeps = Pick<ChatDeps, 'catalog' | 'backends' | 'usage' | 'keyLimiter' | 'logger' | 'simUrl' | 'vendorKeys' | 'forwardSimHeaders' | 'attemptTimeoutMs' | 'ownKeys'>;
+export type EmbeddingsDeps = Pick<ChatDeps, 'catalog' | 'backends' | 'billing' | 'usage' | 'keyLimiter' | 'logger' | 'simUrl' | 'vendorKeys' | 'forwardSimHeaders' | 'attemptTimeoutMs' | 'ownKeys'>;
 
 /**
  * POST /v1/embeddings (scope embeddings): parse → run the billed call (@svc/call
@@ -24,7 +24,7 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
       const outcome = await runEmbeddingsCall(
         {
           catalog: deps.catalog,
-          billing: billingPort(deps.backends),
+          billing: deps.billing ?? billingPort(deps.backends),
           usage: deps.usage,
           tokens: tokenGate(deps.keyLimiter),
           ownKeys: deps.ownKeys,

@@ -6,7 +6,7 @@ import { ServiceError } from '@svc/errors';
 import { VendorError } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
 import { requestId } from './request-id';
-import { clientErrorHandler, errorHandler, hostRequired, notFound } from './errors';
+import { clientErrorHandler, connectRefusal, errorHandler, hostRequired, notFound, refuseDeclaredOverLimit } from './errors';
 
 const logger = { error: jest.fn(), warn: jest.fn(), info: jest.fn() };
 
@@ -15,6 +15,8 @@ function app() {
   application.use(requestId);
   application.use(hostRequired);
   application.post('/v1/echo', express.json({ type: () => true, strict: false }), (req, res) => void res.json(req.body));
+  application.post('/v1/limited-idle', refuseDeclaredOverLimit(1000, 200), (_req, res) => void res.json({ reached: true }));
+  application.post('/v1/limited', refuseDeclaredOverLimit(1000), express.json({ limit: 1000, type: () => true, strict: false }), (req, res) => void res.json(req.body));
   application.get('/v1/models/*id', (_req, res) => void res.json({ ok: true }));
   application.get('/v1/boom', () => {
     throw new Error('secret details');
@@ -22,6 +24,7 @@ function app() {
   application.get('/v1/down', () => {
     throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
   });
+  application.get('/v1/slow-answer', (_req, res) => void setTimeout(() => res.json({ answered: true }), 100));
   // A call cancelled because its client left (the pipeline's VendorError 'aborted').
   application.get('/v1/slow', (_req, res, next) => void res.once('close', () => next(new VendorError('aborted', 'call aborted'))));
   application.use(notFound);
@@ -34,6 +37,7 @@ let base = '';
 beforeAll(async () => {
   server = createServer({ requireHostHeader: false }, app());
   server.on('clientError', clientErrorHandler(logger as unknown as Logger));
+  server.on('connect', connectRefusal(logger as unknown as Logger));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -109,5 +113,54 @@ describe('malformed HTTP', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer).toMatch(/\r\nx-request-id: req_[0-9a-f]{32}\r\n/);
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe('invalid_json');
+  });
+
+  it('a body over the limit sent whole: 413 payload_too_large after it, connection closed', async () => {
+    const response = await fetch(`${base}/v1/limited`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `"${'x'.repeat(5000)}"` });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
+    expect((await response.json()).error.code).toBe('payload_too_large');
+  });
+
+  it('a body declared over the limit and never sent does not hold the connection', async () => {
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const closed = new Promise<string>((resolve) => {
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', () => undefined);
+    });
+    const started = Date.now();
+    socket.write('POST /v1/limited-idle HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40000\r\n\r\n{"a":');
+    // Closed after the idle allowance (200 ms here, 10 s as deployed), without an answer and without reaching the handler.
+    expect(await closed).toBe('');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+  });
+
+  it('a body declared far over the limit: 413 at once', async () => {
+    const answer = await raw('POST /v1/limited HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400000000\r\n\r\n{"a":');
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe('payload_too_large');
+  });
+
+  it('bad bytes pipelined behind a request still being answered: that answer goes out whole, then the connection closes', async () => {
+    const answer = await raw('GET /v1/slow-answer HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ answered: true });
+    expect(logger.warn).toHaveBeenCalledWith('malformed request behind one still being answered: closing the connection after that answer', expect.anything());
+  });
+
+  it('CONNECT: 404 not_found in the envelope, not a dropped connection', async () => {
+    const answer = await raw('CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    expect(answer).toMatch(/\r\nx-request-id: req_[0-9a-f]{32}\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe('not_found');
+  });
+
+  it('a chunked body that is not valid chunked encoding: 400 in the envelope for that request', async () => {
+    const answer = await raw('POST /v1/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nx-request-id: req_[0-9a-f]{32}\r\n/);
   });
 });

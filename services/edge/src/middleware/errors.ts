@@ -1,3 +1,4 @@
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { ServiceError, internalError } from '@svc/errors';
@@ -70,6 +71,45 @@ export function errorHandler(logger: Logger) {
   };
 }
 
+/** How long a refused body may go without a byte before its connection is closed. */
+const REFUSED_BODY_IDLE_MS = 10_000;
+/** How much of a refused body is read (and dropped) so the client gets to read the 413. */
+const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A body whose Content-Length is over the limit: 413 payload_too_large without parsing a byte of
+ * it. A client that sends its whole body before reading the answer (most do) would see a reset
+ * if the connection closed under it, so the body is read and dropped — up to 64 MB past the
+ * limit, answered at its end — and the connection closed after the answer (the error handler
+ * sets `connection: close` on 413). A body declared and not sent no longer holds the connection:
+ * 10 s without a byte closes it; a body beyond the drain allowance is answered at once.
+ */
+export function refuseDeclaredOverLimit(limitBytes: number, idleMs = REFUSED_BODY_IDLE_MS) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const declared = Number(req.headers['content-length']);
+    if (!Number.isFinite(declared) || declared <= limitBytes) {
+      next();
+      return;
+    }
+    const refusal = new ServiceError('payload_too_large', `The request body is larger than ${Math.round(limitBytes / 1_000_000)} MB.`);
+    if (declared > limitBytes + REFUSED_BODY_DRAIN_BYTES) {
+      next(refusal);
+      return;
+    }
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      req.socket.setTimeout(0);
+      next(refusal);
+    };
+    req.socket.setTimeout(idleMs, () => req.socket.destroy());
+    req.once('end', answer);
+    req.once('error', () => req.socket.destroy());
+    req.resume();
+  };
+}
+
 /** HTTP/1.1 requires a Host header (RFC 9112 3.2); the server lets it through so it is refused here, in the envelope. */
 export function hostRequired(req: Request, res: Response, next: NextFunction): void {
   if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
@@ -88,20 +128,60 @@ export function notFound(req: Request, _res: Response, next: NextFunction): void
  * Node's answer to a request it cannot parse (bad header bytes, both Content-Length and
  * Transfer-Encoding, headers over the limit, ...) is a bare status line. This one answers in the
  * envelope with an x-request-id: 400 invalid_json ("unreadable"), then closes the connection.
+ *
+ * Unless the bad bytes came pipelined behind a request that is still being answered: HTTP/1.1
+ * answers requests in order, so a 400 written now would reach the client as the answer to that
+ * earlier request (which may well be a billed call) and its real answer would be lost. That
+ * answer goes out first, untouched; the connection is closed after it.
  */
 export function clientErrorHandler(logger: Pick<Logger, 'warn'>) {
+  // Node calls this again for every later chunk on a connection whose parser failed.
+  const handled = new WeakSet<Socket>();
   return (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void => {
+    if (handled.has(socket)) return;
+    handled.add(socket);
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (inFlight && !inFlight.writableFinished) {
+      if (inFlight.req?.complete) {
+        logger.warn('malformed request behind one still being answered: closing the connection after that answer', { code: error.code });
+        if (!inFlight.headersSent) inFlight.setHeader('connection', 'close');
+        inFlight.once('finish', () => socket.end());
+        return;
+      }
+      // The failure is in the request being answered (its body): answer it, unless its answer has begun.
+      if (inFlight.headersSent) {
+        socket.destroy();
+        return;
+      }
+    }
     const requestId = ids.requestId();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const failure = new ServiceError('invalid_json', tooLarge ? 'The request headers are too large.' : 'The request could not be read: it is not valid HTTP.');
-    const body = JSON.stringify(failure.toBody());
     logger.warn('malformed request refused', { request_id: requestId, code: error.code });
-    socket.end(
-      `HTTP/1.1 ${failure.status} Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
-    );
+    answerAndClose(socket, requestId, new ServiceError('invalid_json', tooLarge ? 'The request headers are too large.' : 'The request could not be read: it is not valid HTTP.'));
   };
+}
+
+/**
+ * CONNECT (a request for a proxy tunnel; nothing here is a proxy). Node drops such a connection
+ * without a word when no one listens for it; it is answered 404 not_found in the envelope.
+ */
+export function connectRefusal(logger: Pick<Logger, 'warn'>) {
+  return (_req: IncomingMessage, socket: Socket): void => {
+    const requestId = ids.requestId();
+    logger.warn('CONNECT refused', { request_id: requestId });
+    answerAndClose(socket, requestId, new ServiceError('not_found', 'Unknown route: CONNECT (this is not a proxy).'));
+  };
+}
+
+/** Writes an envelope answer straight to the socket (no response object exists) and closes it. */
+function answerAndClose(socket: Socket, requestId: string, failure: ServiceError): void {
+  const body = JSON.stringify(failure.toBody());
+  const reason = STATUS_CODES[failure.status] ?? 'Error';
+  socket.end(
+    `HTTP/1.1 ${failure.status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { elapsedMs, svcMetrics } from '@svc/telemetry';
+import { elapsedMs, setHttpRoute, svcMetrics } from '@svc/telemetry';
 
 /**
  * The edge's public routes as metric labels, for requests refused before Express matched a
@@ -42,7 +42,10 @@ function watchRoute(req: Request): () => string | undefined {
     get: () => route,
     set: (value: { path?: unknown } | undefined) => {
       route = value;
-      if (typeof value?.path === 'string') label = `${req.baseUrl ?? ''}${value.path}`;
+      if (typeof value?.path === 'string') {
+        label = `${req.baseUrl ?? ''}${value.path}`;
+        setHttpRoute(label);
+      }
     },
   });
   return () => label;

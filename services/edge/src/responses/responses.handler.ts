@@ -7,8 +7,14 @@ import {
   COMPACTION_AHEAD,
   COMPACTION_TARGET,
   ChatCall,
+  answeredTurn,
   contextWindowFor,
+  batchBoundModel,
+  checkBatchCredit,
+  planTier,
+  isIncomplete,
   planCompaction,
+  turnSvc,
   ResponsesStreamWriter,
   estimateInputTokens,
   outputItems,
@@ -26,6 +32,9 @@ import { requireScopes } from '../auth/authenticate';
 import { keyLimitsOf } from '../limits/key-limits';
 import { callDeps, type ChatDeps } from '../chat/chat.handler';
 import type { Compactor } from './compactor';
+import type { BackgroundQueue } from './background';
+import type { ChatModel } from '@svc/catalog';
+import type { ResponseRunJob } from '@svc/messages';
 import { clientFailure, SseResponse, unaryWithCommit } from '../calls/http';
 import { applyHeaders, clientSignal, forwardedSimulatorHeaders, servedHeaders, withRateLimitHeaders } from '../calls/ports';
 
@@ -37,6 +46,8 @@ export interface ResponsesDeps extends ChatDeps {
   compactor: Compactor;
   /** The fast model that writes compaction summaries. */
   compactionModel: string;
+  /** Background responses go to the workers (response.run); absent: 400 background_unavailable. */
+  background?: BackgroundQueue;
 }
 
 /** Spec (Conversation items): a thread holds at most 4000 entries or 2,000,000 estimated tokens. */
@@ -67,10 +78,20 @@ export function createResponseHandler(deps: ResponsesDeps) {
     try {
       requireScopes(key, ['chat', 'conversations']);
       const input = parseResponsesRequest(req.body, req.headers, { remoteImages: 'defer' });
-      if (input.background) throw new ServiceError('background_unavailable', 'Background responses are not available on this server.', { param: 'background' });
+      if (input.background) {
+        if (!deps.background) throw new ServiceError('background_unavailable', 'Background responses are not available on this server.', { param: 'background' });
+        const turn = await prepareTurn(deps, key, input);
+        // Batch-bound (a named batch-tier model under a ≥ 24 h deadline): the estimate at batch
+        // price must fit the balance before anything is stored (402 insufficient_credits).
+        const batchModel = batchBoundModel(deps.catalog, input.chat, true);
+        if (batchModel) await checkBatchCredit(callDeps(deps), withHistory(input.chat, (turn.history?.items ?? []) as never), { key }, batchModel, input.maxOutputTokens);
+        await queueTurn(deps, deps.background, key, turn, req, res, batchModel);
+        return;
+      }
       const turn = await prepareTurn(deps, key, input);
       const signal = clientSignal(res);
-      const policy = { stream: input.stream, simulatorHeaders: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers), ids: { callId: `call_${turn.head.id.slice(5)}`, completionId: turn.head.id } };
+      // Spec (Escalation): a Responses turn under auto may ask for a stronger model (the pipeline decides when).
+      const policy = { stream: input.stream, escalation: true, api: 'responses' as const, simulatorHeaders: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers), ids: { callId: `call_${turn.head.id.slice(5)}`, completionId: turn.head.id } };
       const chat = withHistory(input.chat, (turn.history?.items ?? []) as never);
       if (turn.conversationId) chat.svc.sessionId = turn.conversationId;
       const call = await ChatCall.start(callDeps(deps), chat, { key }, policy, signal);
@@ -107,11 +128,65 @@ async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: R
     ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
     metadata: input.metadata,
     store: input.store,
-    background: false,
+    background: input.background,
     maxOutputTokens: input.maxOutputTokens,
     echo: input.echo,
   };
   return { input, head, history, conversationId, createsConversation: !existing && conversationId !== undefined, compacted: compacted !== undefined };
+}
+
+/**
+ * Spec (POST /v1/responses `background`): the turn is stored `queued` (its input items with it,
+ * so the thread and GET see it at once) and handed to the workers (response.run), and the queued
+ * response is returned at once. The workers run it through the call pipeline and end it
+ * (completed, incomplete or failed); POST /v1/responses/{id}/cancel ends it cancelled. A turn the
+ * workers cannot be handed is ended `failed` and the client gets 503, so nothing is left queued
+ * that no one runs.
+ */
+async function queueTurn(deps: ResponsesDeps, background: BackgroundQueue, key: KeyRecord__Output, turn: Turn, req: Request, res: Response, batchModel?: ChatModel): Promise<void> {
+  const tier = planTier(turn.input.chat.svc.deadlineMs, { background: true });
+  const svc = { cost_micros: 0, ...(turn.conversationId ? { session_id: turn.conversationId } : {}), tier: { requested: tier.requested }, ...(turn.compacted ? { compacted: true } : {}) };
+  const job = (conversationId: string | undefined): ResponseRunJob => ({
+    response_id: turn.head.id,
+    organization_id: key.organization_id,
+    key: { ...key } as Record<string, unknown>,
+    body: req.body as Record<string, unknown>,
+    headers: svcHeaders(req.headers),
+    head: { ...turn.head, ...(conversationId ? { conversationId } : {}) } as unknown as Record<string, unknown>,
+    parent_response_id: turn.history?.parent_response_id ?? null,
+    compacted: turn.compacted,
+    organization_retention_days: deps.retentionDays,
+    simulator_headers: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers) ?? {},
+    queued_at_ms: Date.now(),
+  });
+  const response = responseObject(turn.head, { status: 'queued', output: [], usage: null, svc });
+  if (batchModel) {
+    // The pool path: stored queued and in the organization's vendor-batch pool (waiting) in one
+    // transaction; the workers' pool flush sends it (services/workers/src/jobs/pool.ts).
+    const completed = await deps.conversations.completeTurn({ ...completeTurnQuery(deps, key, turn, response), pool: { vendor: batchModel.vendor, model: batchModel.id, job: job(turn.conversationId) as unknown as Record<string, unknown> } });
+    applyHeaders(res, await deps.keyLimiter.peek(key.key_id, keyLimitsOf(key)));
+    res.status(200).json(completed.response);
+    return;
+  }
+  const completed = await deps.conversations.completeTurn(completeTurnQuery(deps, key, turn, response));
+  try {
+    await background.enqueue(job(completed.conversation_id));
+  } catch (error) {
+    const failure = clientFailure(error);
+    await deps.conversations
+      .updateResponse({ organization_id: key.organization_id, response_id: turn.head.id, response: { ...completed.response, status: 'failed', error: { code: failure.code, message: failure.message } }, organization_retention_days: deps.retentionDays })
+      .catch((cause: unknown) => deps.logger.error('background response could not be queued nor ended; it stays queued until its conversation expires', { response_id: turn.head.id, err: cause }));
+    throw error;
+  }
+  applyHeaders(res, await deps.keyLimiter.peek(key.key_id, keyLimitsOf(key)));
+  res.status(200).json(completed.response);
+}
+
+/** The request's x-svc-* headers (they win over the body's svc options; the worker reads the request again). */
+function svcHeaders(headers: Request['headers']): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (name.startsWith('x-svc-') && typeof value === 'string') kept[name] = value;
+  return kept;
 }
 
 /** Tokens a turn needs: its history and input, and the answer's room. */
@@ -173,18 +248,10 @@ function compactAhead(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn, t
     .catch((error: unknown) => deps.logger.warn('compaction ahead skipped', { err: error }));
 }
 
-/** The svc object of a turn: the call's, with the conversation as the session, and compacted when it was. */
-function turnSvc(svc: Record<string, unknown>, turn: Turn): Record<string, unknown> {
-  return { ...svc, ...(turn.conversationId ? { session_id: turn.conversationId } : {}), ...(turn.compacted ? { compacted: true } : {}) };
-}
 
-/**
- * Stores the turn (input items, output items, response) in one transaction, and returns the
- * response as stored (output items carry their stored ids). With store false nothing is kept.
- */
-async function storeTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn, response: Record<string, unknown>, output: OutputItem[]): Promise<{ response: Record<string, unknown>; deleteAfter: boolean }> {
-  if (!turn.input.store) return { response, deleteAfter: false };
-  const completed = await deps.conversations.completeTurn({
+/** CompleteTurn for this turn: its conversation (existing or to create), parent, retention and input items, with `response`. */
+function completeTurnQuery(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn, response: Record<string, unknown>) {
+  return {
     organization_id: key.organization_id,
     response_id: turn.head.id,
     ...(turn.createsConversation ? { new_conversation_id: turn.conversationId } : { conversation_id: turn.conversationId }),
@@ -193,10 +260,26 @@ async function storeTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn
     organization_retention_days: deps.retentionDays,
     input_items: turn.input.items,
     response,
-  });
+  };
+}
+
+/**
+ * Stores the turn (input items, output items, response) in one transaction, and returns the
+ * response as stored (output items carry their stored ids). With store false nothing is kept.
+ */
+async function storeTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn, response: Record<string, unknown>, output: OutputItem[]): Promise<{ response: Record<string, unknown>; deleteAfter: boolean }> {
+  if (!turn.input.store) return { response, deleteAfter: false };
+  const completed = await deps.conversations.completeTurn(completeTurnQuery(deps, key, turn, response));
   const stored = { ...completed.response, output: withStoredIds(output, completed.output_ids) };
   compactAhead(deps, key, turn, completed.thread_token_estimate);
   return { response: stored, deleteAfter: completed.delete_after_response };
+}
+
+/** A stored turn whose call could not be billed is taken back: its response (and everything after it), or the conversation it created. */
+async function unstoreTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn): Promise<void> {
+  if (!turn.input.store) return;
+  if (turn.createsConversation && turn.conversationId) await deps.conversations.deleteConversation({ organization_id: key.organization_id, conversation_id: turn.conversationId });
+  else await deps.conversations.deleteResponse({ organization_id: key.organization_id, response_id: turn.head.id });
 }
 
 /** Retention 0: the conversation goes once the response was written (spec: Conversation lifecycle). */
@@ -211,25 +294,23 @@ function deleteAfterResponse(deps: ResponsesDeps, key: KeyRecord__Output, turn: 
   else res.once('finish', () => void remove());
 }
 
-function isIncomplete(finishReason: string): boolean {
-  return finishReason === 'length';
-}
-
 async function unaryTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn, call: ChatCall, res: Response, signal: AbortSignal): Promise<void> {
   let deleteAfter = false;
   await unaryWithCommit(
     res,
     deps,
     async () => {
-      const outcome = await call.unary(signal);
-      if (!outcome) return undefined;
-      const incomplete = isIncomplete(outcome.result.finishReason);
-      const output = outputItems(turn.head.id, outcome.result, incomplete);
-      const head = { ...turn.head, model: outcome.served.model };
-      const rendered = responseObject(head, { status: incomplete ? 'incomplete' : 'completed', output, usage: outcome.result.usage, svc: turnSvc(outcome.svc, turn) });
-      const stored = await storeTurn(deps, key, turn, rendered, output);
-      deleteAfter = stored.deleteAfter;
-      return { body: stored.response, headers: { ...outcome.headers, ...servedHeaders(outcome.served) } };
+      // The turn is stored while the call's usage is published (both before the answer is given).
+      const outcome = await call.unary(signal, {
+        run: (answer) => {
+          const { response: rendered, output } = answeredTurn(turn.head, answer, turn);
+          return storeTurn(deps, key, turn, rendered, output);
+        },
+        undo: () => unstoreTurn(deps, key, turn),
+      });
+      if (!outcome?.alongside) return undefined;
+      deleteAfter = outcome.alongside.deleteAfter;
+      return { body: outcome.alongside.response, headers: { ...outcome.headers, ...servedHeaders(outcome.served) } };
     },
     (failure) => responseObject(turn.head, { status: 'failed', output: [], usage: null, error: { code: failure.code, message: failure.message }, svc: turnSvc(call.failedSvc(), turn) }),
   );
@@ -331,5 +412,35 @@ export function deleteResponseHandler(deps: Pick<ResponsesDeps, 'conversations' 
   return withKeyHeaders(deps, async (req, res, key) => {
     requireScopes(key, ['conversations']);
     res.status(200).json(await deps.conversations.deleteResponse({ organization_id: key.organization_id, response_id: String(req.params.id) }));
+  });
+}
+
+/**
+ * POST /v1/responses/{id}/cancel (scope conversations), every row of the state table: not created
+ * with background → 400 not_background; unknown or another organization's → 404
+ * response_not_found; already ended → the object as is; queued, waiting for its batch in the
+ * vendor-batch pool, or running as its own job → `cancelled` (nothing billed; the pool row leaves
+ * with the status change, in one transaction; a running turn's vendor call is cut: the worker
+ * running it hears it over Redis pub/sub); claimed for or sent inside a vendor batch → 409
+ * not_cancellable (conversations refuses it; the answer is billed when it arrives).
+ */
+export function cancelResponseHandler(deps: Pick<ResponsesDeps, 'conversations' | 'keyLimiter' | 'retentionDays' | 'logger'> & { background?: BackgroundQueue }) {
+  return withKeyHeaders(deps, async (req, res, key) => {
+    requireScopes(key, ['conversations']);
+    const query = { organization_id: key.organization_id, response_id: String(req.params.id) };
+    const stored = await deps.conversations.getResponse(query);
+    if (!stored.background) throw new ServiceError('not_background', 'Only a response created with background true can be cancelled.', { param: 'response_id' });
+    if (stored.status === 'queued') {
+      const ended = await deps.conversations.updateResponse({
+        ...query,
+        response: { ...stored.stored, status: 'cancelled', error: { code: 'cancelled', message: 'The response was cancelled before it finished.' } },
+        organization_retention_days: deps.retentionDays,
+        cancel: true,
+      });
+      if (ended.updated) {
+        await deps.background?.announceCancel(query.response_id).catch((error: unknown) => deps.logger.warn('cancel not announced to the workers; the running turn ends at its next status check', { response_id: query.response_id, err: error }));
+      }
+    }
+    res.status(200).json((await deps.conversations.getResponse(query)).response);
   });
 }

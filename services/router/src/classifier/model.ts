@@ -1,12 +1,14 @@
 /**
- * The classifier's weights: one row of OUTPUTS values per feature, covering the three heads
- * (kind of work softmax, difficulty softmax, stakes logistic). Stored as JSON with the rows
+ * The classifier's weights: one row of OUTPUTS values per hashed feature, covering the kind of
+ * work softmax, the sparse part of the difficulty score and the stakes logistic; plus the dense
+ * difficulty model (cross-domain features of the text, see difficulty.ts), trained on its own. Stored as JSON with the rows
  * quantized to int8 per output column, deflated and base64-encoded, which keeps the file a
  * few MB (int16 measured no more accurate at three times the size); loaded once into a
  * compact Float32Array.
  */
 import { deflateSync, inflateSync } from 'node:zlib';
 import { FEATURE_DIM, FEATURE_VERSION, SparseVector } from './features';
+import { DIFFICULTY_FEATURES } from './difficulty';
 
 // Kinds of work in the spec's order, from the catalog; the weight layout follows this order.
 import { TASK_TYPES, type TaskType } from '@svc/catalog';
@@ -15,13 +17,21 @@ export { TASK_TYPES, type TaskType };
 
 export const N_TASK = TASK_TYPES.length;
 export const N_DIFFICULTY = 5;
-/** Column layout of a weight row. */
+/** Column layout of a weight row: kind-of-work logits, the difficulty score's word part, stakes. */
 export const TASK_OFFSET = 0;
 export const DIFFICULTY_OFFSET = N_TASK;
-export const STAKES_OFFSET = N_TASK + N_DIFFICULTY;
-export const OUTPUTS = N_TASK + N_DIFFICULTY + 1;
+export const STAKES_OFFSET = N_TASK + 1;
+export const OUTPUTS = N_TASK + 2;
 
-export const WEIGHTS_FORMAT = 'svc-router-classifier/1';
+export const WEIGHTS_FORMAT = 'svc-router-classifier/2';
+
+/** The dense half of the difficulty model and the cut points that turn its score into 1-5. */
+export interface DifficultyModel {
+  /** Weight per dense difficulty feature (difficulty.ts DIFFICULTY_FEATURES order). */
+  dense: Float64Array;
+  /** Four increasing scores: below cuts[0] is 1, at or above cuts[3] is 5. */
+  cuts: number[];
+}
 
 /**
  * Weights in the form inference uses: feature index → compact row → OUTPUTS int8 values,
@@ -38,6 +48,7 @@ export interface Model {
   scales: Float64Array;
   /** Softmax temperature for the kind-of-work head, fitted on the calibration slice. */
   temperature: number;
+  difficulty: DifficultyModel;
   meta: Record<string, unknown>;
 }
 
@@ -48,6 +59,7 @@ export interface WeightsFile {
   outputs: number;
   labels: { task_type: string[]; difficulty: number[]; stakes: string[] };
   temperature: number;
+  difficulty: { features: string[]; dense: number[]; cuts: number[] };
   quantization: 'int8-per-column';
   scales: number[];
   rows: number;
@@ -91,17 +103,11 @@ export function sigmoid(z: number): number {
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
-/**
- * Difficulty as the median of the predicted distribution: it minimizes expected absolute
- * error, which is what the ±1 agreement and the router's bands care about.
- */
-export function medianLevel(p: ArrayLike<number>): 1 | 2 | 3 | 4 | 5 {
-  let acc = 0;
-  for (let k = 0; k < N_DIFFICULTY; k++) {
-    acc += p[k];
-    if (acc >= 0.5) return (k + 1) as 1 | 2 | 3 | 4 | 5;
-  }
-  return 5;
+/** Difficulty level 1-5 of a score, by the model's cut points. */
+export function levelOf(score: number, cuts: ArrayLike<number>): 1 | 2 | 3 | 4 | 5 {
+  let level = 1;
+  for (let k = 0; k < 4; k++) if (score >= cuts[k]) level = k + 2;
+  return level as 1 | 2 | 3 | 4 | 5;
 }
 
 function writeVarint(bytes: number[], v: number): void {
@@ -116,7 +122,10 @@ function writeVarint(bytes: number[], v: number): void {
  * Serializes dense training weights (FEATURE_DIM × OUTPUTS). Rows that are all zero are left
  * out; each column is quantized to int8 against its own largest magnitude.
  */
-export function serializeWeights(dense: Float32Array | Float64Array, temperature: number, meta: Record<string, unknown>): WeightsFile {
+export function serializeWeights(
+  dense: Float32Array | Float64Array, temperature: number, meta: Record<string, unknown>,
+  difficulty: { dense: ArrayLike<number>; cuts: number[] } = { dense: new Float64Array(DIFFICULTY_FEATURES.length), cuts: [1.5, 2.5, 3.5, 4.5] },
+): WeightsFile {
   const scales: number[] = new Array(OUTPUTS).fill(0);
   const rows: number[] = [];
   for (let j = 0; j < FEATURE_DIM; j++) {
@@ -131,6 +140,15 @@ export function serializeWeights(dense: Float32Array | Float64Array, temperature
   }
   for (let k = 0; k < OUTPUTS; k++) scales[k] = scales[k] > 0 ? Math.fround(scales[k] / 127) : 1;
 
+  // Rows whose every quantized weight is -1, 0 or 1 move no decision: leave them out, which
+  // halves the file and its load time.
+  const kept = rows.filter((j) => {
+    const base = j * OUTPUTS;
+    for (let k = 0; k < OUTPUTS; k++) if (Math.abs(Math.round(dense[base + k] / scales[k])) > 1) return true;
+    return false;
+  });
+  rows.length = 0;
+  for (const j of kept) rows.push(j);
   const idxBytes: number[] = [];
   let prev = 0;
   for (const j of rows) {
@@ -150,6 +168,11 @@ export function serializeWeights(dense: Float32Array | Float64Array, temperature
     outputs: OUTPUTS,
     labels: { task_type: [...TASK_TYPES], difficulty: [1, 2, 3, 4, 5], stakes: ['normal', 'high'] },
     temperature,
+    difficulty: {
+      features: [...DIFFICULTY_FEATURES],
+      dense: Array.from(difficulty.dense, (w) => Math.round(w * 1e6) / 1e6),
+      cuts: difficulty.cuts.map((c) => Math.round(c * 1e6) / 1e6),
+    },
     quantization: 'int8-per-column',
     scales,
     rows: rows.length,
@@ -190,5 +213,12 @@ export function deserializeWeights(file: WeightsFile): Model {
   }
   const weights = new Int8Array(valueBytes.buffer.slice(valueBytes.byteOffset, valueBytes.byteOffset + valueBytes.byteLength));
   if (file.scales.length !== OUTPUTS) throw new Error('classifier weights: wrong number of scales');
-  return { rowOf, weights, scales: Float64Array.from(file.scales), temperature: file.temperature, meta: file.meta };
+  if (!file.difficulty || file.difficulty.features.join() !== DIFFICULTY_FEATURES.join() || file.difficulty.cuts.length !== 4) {
+    throw new Error('classifier weights: difficulty features do not match this code; retrain');
+  }
+  return {
+    rowOf, weights, scales: Float64Array.from(file.scales), temperature: file.temperature,
+    difficulty: { dense: Float64Array.from(file.difficulty.dense), cuts: [...file.difficulty.cuts] },
+    meta: file.meta,
+  };
 }

@@ -4,9 +4,10 @@
  */
 import { FeatureInput, SparseVector, Terms, extractFeatures, newSparseVector, newTerms, termText } from './features';
 import {
-  DIFFICULTY_OFFSET, Model, N_DIFFICULTY, N_TASK, OUTPUTS, STAKES_OFFSET, TASK_OFFSET, TASK_TYPES, TaskType,
-  logits, medianLevel, sigmoid, softmax,
+  DIFFICULTY_OFFSET, Model, N_TASK, OUTPUTS, STAKES_OFFSET, TASK_OFFSET, TASK_TYPES, TaskType,
+  levelOf, logits, sigmoid, softmax,
 } from './model';
+import { N_DIFFICULTY_FEATURES, difficultyFeatures } from './difficulty';
 
 export interface Classification {
   taskType: string;
@@ -22,6 +23,8 @@ export interface Classification {
   classifier?: string;
   /** Probability of every kind of work, when asked for. */
   probabilities?: Record<string, number>;
+  /** The difficulty model's raw score (1-5 scale, before the cut points), when probabilities are asked for. */
+  difficultyScore?: number;
 }
 
 export interface PredictOptions {
@@ -143,15 +146,23 @@ function buildReason(
 const vec: SparseVector = newSparseVector();
 const z = new Float64Array(OUTPUTS);
 const pTask = new Float64Array(N_TASK);
-const pDiff = new Float64Array(N_DIFFICULTY);
+const dFeatures = new Float64Array(N_DIFFICULTY_FEATURES);
 const terms: Terms = newTerms();
+
+/** The difficulty model's score: its word part (a column of the hashed weights) plus its dense part. */
+export function difficultyScore(model: Model, input: FeatureInput, z: ArrayLike<number>, p: ArrayLike<number>): number {
+  difficultyFeatures(input, p, dFeatures);
+  let score = z[DIFFICULTY_OFFSET];
+  const w = model.difficulty.dense;
+  for (let k = 0; k < N_DIFFICULTY_FEATURES; k++) score += w[k] * dFeatures[k];
+  return score;
+}
 
 export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
   const wantReason = !options.noReason;
   extractFeatures(input, vec, wantReason ? terms : undefined);
   logits(model, vec, z);
   softmax(z, TASK_OFFSET, N_TASK, model.temperature, pTask);
-  softmax(z, DIFFICULTY_OFFSET, N_DIFFICULTY, 1, pDiff);
 
   let best = 0;
   let second = 1;
@@ -162,7 +173,8 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     } else if (k !== best && (second === best || pTask[k] > pTask[second])) second = k;
   }
   const confidence = pTask[best];
-  const difficulty = medianLevel(pDiff);
+  const dScore = difficultyScore(model, input, z, pTask);
+  const difficulty = levelOf(dScore, model.difficulty.cuts);
   const stakes = sigmoid(z[STAKES_OFFSET]) >= HIGH_STAKES_AT ? 'high' : 'normal';
   const taskType = TASK_TYPES[best];
 
@@ -179,6 +191,7 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     const probabilities: Record<string, number> = {};
     for (let k = 0; k < N_TASK; k++) probabilities[TASK_TYPES[k]] = pTask[k];
     result.probabilities = probabilities;
+    result.difficultyScore = dScore;
   }
   return result;
 }

@@ -12,7 +12,7 @@ export interface ModelProvider extends ResolvedProvider {
 export function resolveModelProvider(catalog: Catalog, modelId: string, simUrl: string, keys: VendorKeys): ModelProvider {
   const model = catalog.chatModel(modelId);
   if (!model) throw new Error(`${JSON.stringify(modelId)} is not a catalog chat model`);
-  const resolved = resolveEndpoint(catalog, model.vendor, simUrl, keys);
+  const resolved = resolveEndpoint(catalog, model.vendor, simUrl, keys, model.protocol);
   if ('missing' in resolved) throw new Error(`${modelId}: ${resolved.missing}`);
   return { ...resolved, model };
 }

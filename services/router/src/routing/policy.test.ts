@@ -1,4 +1,5 @@
-import { bandOf, effortFor, floorSteps, jobFrom, skillThreshold, type Job } from './policy';
+import { catalog } from '@svc/catalog';
+import { bandOf, byPriceAt, effortFor, floorSteps, jobFrom, priceTierOf, skillThreshold, type Job } from './policy';
 
 const job = (difficulty: number, stakes: 'normal' | 'high' = 'normal', confidence = 0.9): Job =>
   jobFrom({ taskType: 'summarization', difficulty, stakes, confidence, reason: '' });
@@ -75,5 +76,18 @@ describe('effort', () => {
     ['auto', undefined, 'high', 'high', 'explicit level'],
   ] as const)('%s line, job %j, requested %j -> %s (%s)', (line, j, requested, effort, reason) => {
     expect(effortFor(line, j, requested)).toEqual({ effort, reason });
+  });
+});
+
+describe('prices compared at a tier (spec: Deadline and flex rules 1)', () => {
+  const models = ['vendor-1/orion-4.1-mini', 'vendor-1/orion-mini-5'].map((id) => catalog.chatModel(id)!);
+  it('standard: blended list price (0.4/1.6 before 0.25/2.00)', () => {
+    expect([...models].sort(byPriceAt('standard')).map((model) => model.id)).toEqual(['vendor-1/orion-4.1-mini', 'vendor-1/orion-mini-5']);
+  });
+  it('flex: each model at its flex price, standard where it has none (orion-mini-5 at half is cheaper)', () => {
+    expect([...models].sort(byPriceAt('flex')).map((model) => model.id)).toEqual(['vendor-1/orion-mini-5', 'vendor-1/orion-4.1-mini']);
+  });
+  it('a route request compares at flex only when it says so', () => {
+    expect([priceTierOf({ price_tier: 'flex' }), priceTierOf({ price_tier: '' }), priceTierOf({})]).toEqual(['flex', 'standard', 'standard']);
   });
 });

@@ -1,4 +1,4 @@
-import { blendedPrice, earlierRuleCandidates, type Band, type Catalog, type ChatModel, type Line } from '@svc/catalog';
+import { blendedPrice, earlierRuleCandidates, tierPricing, type Band, type Catalog, type ChatModel, type Line, type PriceTier } from '@svc/catalog';
 
 /**
  * The auto-routing policy as pure functions: band from difficulty, the low-confidence bias, the
@@ -121,6 +121,21 @@ function byPrice(a: ChatModel, b: ChatModel): number {
   return blendedPrice(a.pricing) - blendedPrice(b.pricing) || a.id.localeCompare(b.id);
 }
 
+/** The tier a route request compares prices at: `flex` when the call may be served at flex. */
+export function priceTierOf(request: { price_tier?: string }): PriceTier {
+  return request.price_tier === 'flex' ? 'flex' : 'standard';
+}
+
+/**
+ * Cheapest first at a price tier (spec: Deadline and flex rules 1, "under auto the candidates are
+ * compared at flex prices"): each model at its flex price, standard where it has no flex tier.
+ */
+export function byPriceAt(tier: PriceTier): (a: ChatModel, b: ChatModel) => number {
+  if (tier === 'standard') return byPrice;
+  const price = (model: ChatModel) => blendedPrice(tierPricing(model, tier) ?? model.pricing);
+  return (a, b) => price(a) - price(b) || a.id.localeCompare(b.id);
+}
+
 /**
  * Skills rule for one cell: the eligible models with a score for (task, band), cheapest first
  * by blended price; the pick is the cheapest whose score reaches the floor's threshold, the
@@ -128,13 +143,14 @@ function byPrice(a: ChatModel, b: ChatModel): number {
  * score, best first. When no candidate reaches the threshold the most skilled one is the pick.
  * Undefined when no eligible model has a score for the cell.
  */
-export function pickBySkill(eligible: readonly ChatModel[], task: string, band: Band, floor: Floor): AutoPick | undefined {
-  const scored = eligible.filter((model) => skillOf(model, task, band) !== undefined).sort(byPrice);
+export function pickBySkill(eligible: readonly ChatModel[], task: string, band: Band, floor: Floor, tier: PriceTier = 'standard'): AutoPick | undefined {
+  const order = byPriceAt(tier);
+  const scored = eligible.filter((model) => skillOf(model, task, band) !== undefined).sort(order);
   if (scored.length === 0) return undefined;
   const score = (model: ChatModel) => skillOf(model, task, band) ?? 0;
   const threshold = skillThreshold(floor, band, scored.map(score));
   const qualified = scored.filter((model) => score(model) >= threshold - EPSILON);
-  const rest = scored.filter((model) => score(model) < threshold - EPSILON).sort((a, b) => score(b) - score(a) || byPrice(a, b));
+  const rest = scored.filter((model) => score(model) < threshold - EPSILON).sort((a, b) => score(b) - score(a) || order(a, b));
   return {
     rule: 'skills',
     models: [...qualified, ...rest].slice(0, MAX_CANDIDATES),
@@ -160,6 +176,15 @@ function catalogCurve(catalog: Catalog): readonly ChatModel[] {
   return curve;
 }
 
+/** The earlier rule's curve over the eligible models, cheapest first (see pickByEarlierRule). */
+export function eligibleCurve(catalog: Catalog, eligible: readonly ChatModel[]): ChatModel[] {
+  const ids = new Set(eligible.map((model) => model.id));
+  let curve = catalogCurve(catalog).filter((model) => ids.has(model.id));
+  if (curve.length === 0) curve = earlierRuleCandidates(eligible);
+  if (curve.length === 0) curve = [...eligible].sort(byPrice);
+  return curve;
+}
+
 /**
  * The earlier rule: the catalog's price/capability curve restricted to the eligible models
  * (recomputed over the eligible models when access leaves none of the curve), cheapest first.
@@ -168,10 +193,7 @@ function catalogCurve(catalog: Catalog): readonly ChatModel[] {
  * curve, then the ones just below the start.
  */
 export function pickByEarlierRule(catalog: Catalog, eligible: readonly ChatModel[], steps: number, band: Band | undefined): AutoPick {
-  const ids = new Set(eligible.map((model) => model.id));
-  let curve = catalogCurve(catalog).filter((model) => ids.has(model.id));
-  if (curve.length === 0) curve = earlierRuleCandidates(eligible);
-  if (curve.length === 0) curve = [...eligible].sort(byPrice);
+  const curve = eligibleCurve(catalog, eligible);
   const start = Math.min(curve.length - 1, Math.floor((steps * curve.length) / 3));
   const above = curve.slice(start);
   const ordered = [...above, ...curve.slice(0, start).reverse()];
@@ -188,18 +210,60 @@ export function pickByEarlierRule(catalog: Catalog, eligible: readonly ChatModel
 /**
  * The pick for a job on a line: the skills rule for the job's cell, or the earlier rule for
  * kind `other`, for a job without a band (no classifier ran) and for a cell no eligible model
- * has a score for. `extraSteps` moves the floor further up (signal triggers).
+ * has a score for. `extraSteps` moves the floor further up (signal triggers). `tier`: the prices
+ * the skills rule compares at (the earlier rule's curve is a skill ladder, the same at every tier).
  */
-export function pickAuto(catalog: Catalog, eligible: readonly ChatModel[], line: Line, job: Job, extraSteps = 0): AutoPick {
+export function pickAuto(catalog: Catalog, eligible: readonly ChatModel[], line: Line, job: Job, extraSteps = 0, tier: PriceTier = 'standard'): AutoPick {
   if (job.band) {
     const steps = floorSteps(line, job, extraSteps);
     if (job.taskType && job.taskType !== 'other') {
-      const pick = pickBySkill(eligible, job.taskType, job.band, FLOORS[steps]);
+      const pick = pickBySkill(eligible, job.taskType, job.band, FLOORS[steps], tier);
       if (pick) return pick;
     }
     return pickByEarlierRule(catalog, eligible, steps, job.band);
   }
   return pickByEarlierRule(catalog, eligible, Math.min(2, LINE_FLOOR[line] + extraSteps), undefined);
+}
+
+/** Where an escalation goes: the stronger models in order, and the floor they were chosen at (skills rule). */
+export interface EscalationPick {
+  models: ChatModel[];
+  floor?: Floor;
+}
+
+/**
+ * Spec (Escalation): the turn re-runs on the cheapest model one floor step up or, under the
+ * earlier rule, on the next model up the curve.
+ * - Skills rule: the floor of `pick` plus one step (none when it is already `top`); the models of
+ *   the cell whose score reaches that floor's threshold and is above the score of `from` (a
+ *   stronger model, never `from` itself), cheapest first.
+ * - Earlier rule: the models after `from` on the eligible curve (when `from` is not on it, the
+ *   curve's models dearer than it), in curve order.
+ * At most MAX_CANDIDATES; empty when no stronger model exists.
+ */
+export function escalationPick(catalog: Catalog, eligible: readonly ChatModel[], pick: AutoPick, job: Job, from: ChatModel): EscalationPick {
+  if (pick.rule === 'skills' && job.band && pick.floor) {
+    const steps = FLOORS.indexOf(pick.floor) + 1;
+    if (steps >= FLOORS.length) return { models: [] };
+    const floor = FLOORS[steps];
+    const task = pick.task;
+    const band = job.band;
+    const scored = eligible.filter((model) => skillOf(model, task, band) !== undefined);
+    const threshold = skillThreshold(floor, band, scored.map((model) => skillOf(model, task, band) ?? 0));
+    const fromScore = skillOf(from, task, band) ?? -Infinity;
+    const stronger = scored
+      .filter((model) => model.id !== from.id)
+      .filter((model) => {
+        const score = skillOf(model, task, band) ?? 0;
+        return score >= threshold - EPSILON && score > fromScore + EPSILON;
+      })
+      .sort(byPrice);
+    return { models: stronger.slice(0, MAX_CANDIDATES), floor };
+  }
+  const curve = eligibleCurve(catalog, eligible);
+  const at = curve.findIndex((model) => model.id === from.id);
+  const above = at >= 0 ? curve.slice(at + 1) : curve.filter((model) => blendedPrice(model.pricing) > blendedPrice(from.pricing));
+  return { models: above.slice(0, MAX_CANDIDATES) };
 }
 
 /**

@@ -1,8 +1,7 @@
-import { ServiceError } from '@svc/errors';
 import type { Catalog, ChatModel, Line } from '@svc/catalog';
 import type { RouteRequest__Output as RouteRequest } from '@svc/protos';
-import { eligibleModels } from '@svc/routing';
-import { effortFor, pickAuto, type AutoPick, type Job } from './policy';
+import { autoRefusal, eligibleModels } from '@svc/routing';
+import { effortFor, pickAuto, priceTierOf, type AutoPick, type Job } from './policy';
 import type { RouteResult } from '@svc/routing';
 import type { Trigger } from './sessions';
 
@@ -25,14 +24,12 @@ function autoPool(catalog: Catalog): readonly ChatModel[] {
  * Models auto may pick for this request: enabled for the key at every access level, within
  * svc.vendors, free models only on the Free plan, able to take what the request needs, and
  * auto-eligible in the catalog (a skill score, or a place on the earlier rule's curve).
- * Throws 400 no_model_allowed naming the level to check when none is left.
+ * Throws when none is left: 400 no_model_allowed naming the level (or svc.vendors, or the
+ * capability none had), or 400 context_length_exceeded when no allowed model's window fits.
  */
 export function autoEligible(catalog: Catalog, request: RouteRequest): ChatModel[] {
   const eligible = eligibleModels(autoPool(catalog), request);
-  if (eligible.models.length === 0) {
-    const level = eligible.emptiedBy ?? 'key';
-    throw new ServiceError('no_model_allowed', `No model is allowed for this request. Check the model access settings at the ${level} level.`, { param: 'model' });
-  }
+  if (eligible.models.length === 0) throw autoRefusal(eligible);
   return eligible.models;
 }
 
@@ -45,7 +42,7 @@ export function paidWouldUse(catalog: Catalog, request: RouteRequest, line: Line
   } catch {
     return '';
   }
-  const model = pickAuto(catalog, paid, line, job, extraSteps).models[0]?.id ?? '';
+  const model = pickAuto(catalog, paid, line, job, extraSteps, priceTierOf(request)).models[0]?.id ?? '';
   return model && model !== picked ? model : '';
 }
 

@@ -17,6 +17,7 @@ const base: RouteRequest__Output = {
   messages: [],
   free_plan: false,
   reasoning_effort: '',
+  escalated_from: '',
 };
 // Without a classifier every auto job goes by the earlier rule.
 const router = createRouter({ catalog });
@@ -68,6 +69,12 @@ describe('named models', () => {
     for (const candidate of result.candidates) expect(['vendor-1', 'vendor-7']).toContain(candidate.vendor);
   });
 
+  it('svc.vendors never takes away the named model itself, only its fallbacks', async () => {
+    const result = await route(request({ model: named, vendors: ['vendor-7'] }));
+    expect(result.candidates[0]).toEqual({ model: named, vendor: 'vendor-1' });
+    for (const candidate of result.candidates.slice(1)) expect(candidate.vendor).toBe('vendor-7');
+  });
+
   it('an unknown model is 404 model_not_found', async () => {
     expect(await failure(route(request({ model: 'vendor-1/nope' })))).toMatchObject({ code: 'model_not_found', status: 404, param: 'model' });
   });
@@ -82,10 +89,34 @@ describe('named models', () => {
     expect(error.code).toBe('model_not_found');
   });
 
-  it('a named model that cannot take what is asked, with fallback none, is 503 no_provider_available', async () => {
+  it.each(['none', 'cross_vendor'])('a named model that cannot take tools is 400 unsupported_for_model naming tools (fallback %s)', async (fallback) => {
     const noTools = catalog.chatModels.find((model) => !model.capabilities.tools && !model.named_only)!;
-    const error = await failure(route(request({ model: noTools.id, fallback: 'none', needs: { ...base.needs!, tools: true } })));
-    expect([error.code, error.status]).toEqual(['no_provider_available', 503]);
+    const error = await failure(route(request({ model: noTools.id, fallback, needs: { ...base.needs!, tools: true } })));
+    expect([error.code, error.status, error.param]).toEqual(['unsupported_for_model', 400, 'tools']);
+  });
+
+  it('a named model whose window the input does not fit is 400 context_length_exceeded with the numbers', async () => {
+    const model = catalog.chatModel(named)!;
+    const error = await failure(route(request({ model: named, needs: { ...base.needs!, input_tokens: model.capabilities.context_window + 1 } })));
+    expect([error.code, error.status]).toEqual(['context_length_exceeded', 400]);
+    expect(error.message).toContain(String(model.capabilities.context_window + 1));
+    expect(error.message).toContain(String(model.capabilities.context_window));
+  });
+
+  it('auto with an input no allowed model can hold is 400 context_length_exceeded naming the largest window, not an access level', async () => {
+    const largest = Math.max(...catalog.chatModels.filter((model) => !model.named_only).map((model) => model.capabilities.context_window));
+    const error = await failure(route(request({ model: 'auto', needs: { ...base.needs!, input_tokens: largest + 1 } })));
+    expect([error.code, error.status]).toEqual(['context_length_exceeded', 400]);
+    expect(error.message).toContain(`window is ${largest} tokens`);
+  });
+
+  it('auto with svc.vendors leaving no model names svc.vendors, not an access level', async () => {
+    const visionVendors = new Set(catalog.chatModels.filter((model) => model.capabilities.vision).map((model) => model.vendor));
+    const without = ['vendor-1', 'vendor-2', 'vendor-3', 'vendor-4', 'vendor-5', 'vendor-6', 'vendor-7'].filter((vendor) => !visionVendors.has(vendor));
+    if (without.length > 0) {
+      const error = await failure(route(request({ model: 'auto', vendors: without, needs: { ...base.needs!, vision: true } })));
+      expect([error.code, error.param]).toEqual(['no_model_allowed', 'messages']);
+    }
   });
 });
 

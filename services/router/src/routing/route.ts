@@ -1,3 +1,4 @@
+import { ServiceError } from '@svc/errors';
 import { LINES, type Band, type Catalog, type ChatModel, type Line } from '@svc/catalog';
 import type { RouteRequest__Output as RouteRequest } from '@svc/protos';
 import { trainedClassifierId, type Classification, type ClassifyInput } from '../classifier';
@@ -5,7 +6,8 @@ import { NO_JOB, autoEligible, autoResponse, paidWouldUse } from './route-auto';
 import { routeNamed, type RouteResult } from '@svc/routing';
 import { withTimeout } from '@svc/lifecycle';
 import { throttledWarning } from '@svc/logger';
-import { FLOORS, MAX_CANDIDATES, jobFrom, pickAuto, type AutoPick, type Job } from './policy';
+import { blendedPrice } from '@svc/catalog';
+import { FLOORS, MAX_CANDIDATES, priceTierOf, escalationPick, jobFrom, pickAuto, type AutoPick, type Job } from './policy';
 import {
   SESSION_TTL_MS,
   WARM_CACHE_MS,
@@ -126,8 +128,71 @@ export function createRouter(deps: RouterDeps): Router {
     }
   }
 
+  /**
+   * Spec (Escalation): the model that served asked for a stronger one (or its answer failed the
+   * service's check). The session's decision (or, without one, a fresh classification) is taken
+   * one floor step up, or to the next model up the curve; the session keeps the stronger model.
+   */
+  async function routeEscalation(request: RouteRequest, line: Line, eligible: ChatModel[], from: ChatModel): Promise<RouteResult> {
+    const at = now();
+    const key = deps.sessions ? sessionKey(request) : undefined;
+    const stored = await readState(key, at);
+    const prior = stored && stored.line === line ? stored : undefined;
+    const turn = readTurn(request.messages ?? []);
+    let job: Job | undefined;
+    let classifier = '';
+    if (prior) {
+      job = jobFromState(prior);
+      classifier = job ? (typeof prior.classifier === 'string' && prior.classifier ? prior.classifier : classifierName) : '';
+    } else {
+      const classified = await classify(request);
+      job = classified?.job;
+      classifier = classified?.classifier ?? '';
+    }
+    const signalSteps = prior?.signal_steps ?? 0;
+    const escalationSteps = prior?.escalation_steps ?? 0;
+    const pick = pickAuto(catalog, eligible, line, job ?? NO_JOB, signalSteps + escalationSteps, priceTierOf(request));
+    const stronger = escalationPick(catalog, eligible, pick, job ?? NO_JOB, from);
+    const chosen = stronger.models[0];
+    if (chosen) {
+      await writeState(key, {
+        ...decidedState(line, chosen.id, pick, stronger.floor ?? pick.floor, job, classifier),
+        signal_steps: signalSteps,
+        escalated_model: chosen.id,
+        escalation_steps: escalationSteps + (stronger.floor ? 1 : 0),
+        turns: prior?.turns ?? 1,
+        tool_failures: turn.toolFailures,
+        decided_ms: at,
+        last_ms: at,
+        last_user: turn.lastUserTail,
+      });
+    }
+    const escalated: AutoPick = { ...pick, models: stronger.models, floor: stronger.floor ?? pick.floor };
+    return {
+      ...autoResponse(
+        {
+          line,
+          job,
+          pick: escalated,
+          candidates: stronger.models,
+          trigger: 'escalation',
+          classifier: job ? classifier : '',
+          reason: `${from.id} could not serve this turn well enough; it ran again on a stronger model${stronger.floor ? ` (floor ${stronger.floor})` : ' (next up the curve)'}.`,
+          paidWouldUse: '',
+        },
+        request.reasoning_effort ?? '',
+      ),
+      escalation: [],
+    };
+  }
+
   async function routeAuto(request: RouteRequest, line: Line): Promise<RouteResult> {
     const eligible = autoEligible(catalog, request);
+    if (request.escalated_from) {
+      const from = catalog.chatModel(request.escalated_from);
+      if (!from) throw new ServiceError('invalid_value', `Unknown model '${request.escalated_from}' to escalate from.`, { param: 'escalated_from' });
+      return routeEscalation(request, line, eligible, from);
+    }
     const messages = request.messages ?? [];
     const at = now();
     const key = deps.sessions ? sessionKey(request) : undefined;
@@ -135,6 +200,9 @@ export function createRouter(deps: RouterDeps): Router {
     const turn = readTurn(messages);
     const decision = detectTrigger(prior, turn, line, at);
     const trigger: Trigger = decision.trigger;
+    // An earlier escalation in this session (same line) keeps the floor and the stronger model.
+    const escalated = prior && trigger !== 'no_prior_decision' ? prior : undefined;
+    const escalationSteps = escalated?.escalation_steps ?? 0;
 
     let job: Job | undefined;
     let classifier = '';
@@ -148,16 +216,16 @@ export function createRouter(deps: RouterDeps): Router {
       job = jobFromState(prior);
       classifier = job ? (typeof prior.classifier === 'string' && prior.classifier ? prior.classifier : classifierName) : '';
       extraSteps = prior.signal_steps ?? 0;
-      const fresh = pickAuto(catalog, eligible, line, job ?? NO_JOB, extraSteps);
+      const fresh = pickAuto(catalog, eligible, line, job ?? NO_JOB, extraSteps + escalationSteps, priceTierOf(request));
       const kept = eligible.find((model) => model.id === prior.model);
       pick = kept ? reusedPick(prior, kept, fresh) : fresh;
       reason = `Same human message as the previous call: the session's decision is reused${prior.task_type ? ` (${prior.task_type}, difficulty ${prior.difficulty})` : ''}.`;
     } else {
       const classified = await classify(request);
-      job = classified?.job;
+      job = classified?.job && request.assume_normal_stakes ? { ...classified.job, stakes: 'normal' } : classified?.job;
       classifier = classified?.classifier ?? '';
       reason = job?.reason ?? '';
-      pick = pickAuto(catalog, eligible, line, job ?? NO_JOB, extraSteps);
+      pick = pickAuto(catalog, eligible, line, job ?? NO_JOB, extraSteps + escalationSteps, priceTierOf(request));
       const cold = pick.models[0];
       const mayStay = trigger === 'new_human_message' || trigger === 'low_confidence_prior';
       if (prior && mayStay && prior.model !== cold.id && at - prior.last_ms <= WARM_CACHE_MS) {
@@ -170,22 +238,18 @@ export function createRouter(deps: RouterDeps): Router {
       }
     }
 
+    // Later turns stay on the model an escalation moved the session to, unless their own pick is dearer.
+    const stronger = escalated?.escalated_model ? eligible.find((model) => model.id === escalated.escalated_model) : undefined;
+    if (stronger && pick.models[0].id !== stronger.id && blendedPrice(pick.models[0].pricing) < blendedPrice(stronger.pricing)) {
+      pick = { ...pick, models: [stronger, ...pick.models.filter((model) => model.id !== stronger.id)].slice(0, MAX_CANDIDATES) };
+      sticky = undefined;
+    }
+
     const chosen = pick.models[0];
     await writeState(key, {
-      v: 1,
-      line,
-      model: chosen.id,
-      rule: pick.rule,
-      task: pick.task,
-      task_type: job?.taskType,
-      floor: pick.floor,
-      difficulty: job?.difficulty ?? 0,
-      band: job?.band,
-      stakes: job?.stakes,
-      biased: job?.biased ?? false,
-      confidence: job?.confidence ?? 0,
-      ...(classifier ? { classifier } : {}),
+      ...decidedState(line, chosen.id, pick, pick.floor, job, classifier),
       signal_steps: extraSteps,
+      ...(escalated?.escalated_model ? { escalated_model: escalated.escalated_model, escalation_steps: escalationSteps } : {}),
       turns: (prior?.turns ?? 0) + 1,
       tool_failures: turn.toolFailures,
       decided_ms: decision.classify || !prior ? at : prior.decided_ms,
@@ -193,20 +257,23 @@ export function createRouter(deps: RouterDeps): Router {
       last_user: turn.lastUserTail,
     });
 
-    return autoResponse(
-      {
-        line,
-        job,
-        pick,
-        candidates: pick.models,
-        trigger,
-        classifier: job ? classifier : '',
-        reason,
-        sticky,
-        paidWouldUse: paidWouldUse(catalog, request, line, job ?? NO_JOB, extraSteps, chosen.id),
-      },
-      request.reasoning_effort ?? '',
-    );
+    return {
+      ...autoResponse(
+        {
+          line,
+          job,
+          pick,
+          candidates: pick.models,
+          trigger,
+          classifier: job ? classifier : '',
+          reason,
+          sticky,
+          paidWouldUse: paidWouldUse(catalog, request, line, job ?? NO_JOB, extraSteps + escalationSteps, chosen.id),
+        },
+        request.reasoning_effort ?? '',
+      ),
+      escalation: escalationPick(catalog, eligible, pick, job ?? NO_JOB, chosen).models.map((model) => ({ model: model.id, vendor: model.vendor })),
+    };
   }
 
   return {
@@ -216,5 +283,24 @@ export function createRouter(deps: RouterDeps): Router {
       if (!catalog.isVirtual(model)) return routeNamed(catalog, request);
       return routeAuto({ ...request, model }, LINES[model]);
     },
+  };
+}
+
+/** What a session's state records of the decision itself: the model, the rule and the job that chose it. */
+function decidedState(line: Line, model: string, pick: AutoPick, floor: AutoPick['floor'], job: Job | undefined, classifier: string) {
+  return {
+    v: 1 as const,
+    line,
+    model,
+    rule: pick.rule,
+    task: pick.task,
+    task_type: job?.taskType,
+    floor,
+    difficulty: job?.difficulty ?? 0,
+    band: job?.band,
+    stakes: job?.stakes,
+    biased: job?.biased ?? false,
+    confidence: job?.confidence ?? 0,
+    ...(classifier ? { classifier } : {}),
   };
 }

@@ -46,6 +46,7 @@ function request(sessionId: string, messages: Msg[], model = 'auto'): RouteReque
     messages,
     free_plan: false,
     reasoning_effort: '',
+    escalated_from: '',
   };
 }
 

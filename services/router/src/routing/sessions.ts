@@ -20,7 +20,7 @@ export const TOOL_FAILURE_STREAK = 3;
 /** Characters of the last user message kept to recognise a new one. */
 export const USER_TAIL_CHARS = 200;
 
-export type Trigger = 'no_prior_decision' | 'new_human_message' | 'cache_hit' | 'low_confidence_prior' | 'long_idle' | 'tool_failure_streak' | 'customer_feedback';
+export type Trigger = 'no_prior_decision' | 'new_human_message' | 'cache_hit' | 'low_confidence_prior' | 'long_idle' | 'tool_failure_streak' | 'customer_feedback' | 'escalation';
 
 export interface SessionState {
   v: 1;
@@ -40,6 +40,13 @@ export interface SessionState {
   classifier?: string;
   /** Floor steps a signal (customer_feedback, tool_failure_streak) added to the decision. */
   signal_steps?: number;
+  /**
+   * Escalation (spec: later turns stay on the stronger model): the model a turn of this session
+   * escalated to, and the floor steps escalations added. Later turns of the same line add the
+   * steps to their floor and keep this model while their own pick is cheaper than it.
+   */
+  escalated_model?: string;
+  escalation_steps?: number;
   /** Auto calls in this session. */
   turns: number;
   /** Consecutive failing tool results at the end of the last call's messages. */

@@ -108,6 +108,7 @@ export const baseRequest: RouteRequest__Output = {
   messages: [],
   free_plan: false,
   reasoning_effort: '',
+  escalated_from: '',
 };
 
 export function requestFor(overrides: Partial<RouteRequest__Output> & { user?: string }): RouteRequest__Output {

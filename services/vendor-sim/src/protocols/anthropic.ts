@@ -64,6 +64,9 @@ export const anthropicVendor: Vendor = {
         return errorOf(413);
       case 'internal':
         return errorOf(500);
+      case 'capacity':
+        // Anthropic has no flex tier; its capacity refusal is 529 overloaded.
+        return errorOf(529);
     }
   },
 };

@@ -13,7 +13,7 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 /** Proto JSON takes both lowerCamel and snake_case field names. */
 const withSnake = (names: string[]) => new Set(names.flatMap((n) => [n, snake(n)]));
 
-const FIELDS = withSnake(['model', 'contents', 'tools', 'toolConfig', 'safetySettings', 'systemInstruction', 'generationConfig', 'cachedContent', 'labels']);
+const FIELDS = withSnake(['model', 'contents', 'tools', 'toolConfig', 'safetySettings', 'systemInstruction', 'generationConfig', 'cachedContent', 'labels', 'serviceTier']);
 const GENERATION_FIELDS = withSnake([
   'stopSequences', 'responseMimeType', 'responseSchema', 'responseJsonSchema', '_responseJsonSchema', 'responseModalities', 'candidateCount',
   'maxOutputTokens', 'temperature', 'topP', 'topK', 'seed', 'presencePenalty', 'frequencyPenalty', 'responseLogprobs', 'logprobs',
@@ -95,6 +95,8 @@ export const geminiVendor: Vendor = {
         return errorOf(400, 'Request payload size exceeds the limit: 20971520 bytes.');
       case 'internal':
         return errorOf(500);
+      case 'capacity':
+        return errorOf(503, 'The flex tier has no capacity for this model right now. Please retry later or use the standard tier.');
     }
   },
 };
@@ -152,11 +154,13 @@ function parseToolChoice(config: unknown, tools: ToolSpec[]): ToolChoice {
 
 export interface GeminiOptions {
   includeThoughts: boolean;
+  /** Reported in x-gemini-service-tier. */
+  serviceTier?: 'flex' | 'standard';
   /** streamGenerateContent without alt=sse answers a streamed JSON array. */
   sse: boolean;
 }
 
-export function parseGeminiRequest(body: unknown, model: string, stream: boolean, sse: boolean): { request: SimRequest; stream: boolean; options: GeminiOptions } {
+export function parseGeminiRequest(body: unknown, model: string, stream: boolean, sse: boolean): { request: SimRequest; stream: boolean; options: GeminiOptions; flex: boolean } {
   if (!isRecord(body)) throw new InvalidRequest('Invalid JSON payload received. Expected an object.');
   for (const name of Object.keys(body)) if (!FIELDS.has(name)) throw new InvalidRequest(`Invalid JSON payload received. Unknown name "${name}": Cannot find field.`);
   const generation = field(body, 'generationConfig') ?? {};
@@ -233,7 +237,12 @@ export function parseGeminiRequest(body: unknown, model: string, stream: boolean
     format,
     reasoning,
   };
-  return { request, stream, options: { includeThoughts, sse } };
+  const tier = field(body, 'serviceTier');
+  if (tier !== undefined && (typeof tier !== 'string' || !['FLEX', 'STANDARD', 'PRIORITY', 'flex', 'standard', 'priority', 'SERVICE_TIER_UNSPECIFIED'].includes(tier))) {
+    throw new InvalidRequest(`Invalid value at 'service_tier' (type.googleapis.com/google.ai.generativelanguage.v1beta.ServiceTier), "${String(tier)}"`);
+  }
+  const flex = typeof tier === 'string' && tier.toLowerCase() === 'flex';
+  return { request, stream, options: { includeThoughts, sse, serviceTier: flex ? 'flex' : 'standard' }, flex };
 }
 
 export function geminiFinish(finish: Finish): string {
@@ -304,6 +313,7 @@ export const geminiGenerate: ChatProtocol<GeminiOptions> = {
     return parseGeminiRequest(body, model, stream, req.query.alt === 'sse');
   },
   newId: () => randomId(22),
+  headers: (turn) => ({ 'x-gemini-service-tier': turn.options.serviceTier ?? 'standard' }),
   unary(turn) {
     return {
       candidates: [finalCandidate(turn, answerParts(turn))],

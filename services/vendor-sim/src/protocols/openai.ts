@@ -115,6 +115,9 @@ export const openaiVendor: Vendor = {
         return { status: 413, headers, body: errorBody('Request too large.', 'invalid_request_error', null, 'request_too_large') };
       case 'internal':
         return { status: 500, headers, body: errorBody(STATUS_ERRORS[500]?.[0] ?? 'Internal error', 'server_error') };
+      case 'capacity':
+        // Flex processing: "429 Resource Unavailable" when there is no flex capacity; not the account's rate limit.
+        return { status: 429, headers, body: errorBody('Resource unavailable: there is not enough flex capacity to serve this request right now. Retry later or use the default service tier.', 'invalid_request_error', null, 'resource_unavailable') };
     }
   },
 };
@@ -201,9 +204,11 @@ function parseStop(value: unknown): string[] {
 
 export interface OpenAIChatOptions {
   includeUsage: boolean;
+  /** The tier reported back: `flex` when asked for, else `default`. */
+  serviceTier?: string;
 }
 
-export function parseOpenAIChat(body: unknown): { request: SimRequest; stream: boolean; options: OpenAIChatOptions } {
+export function parseOpenAIChat(body: unknown): { request: SimRequest; stream: boolean; options: OpenAIChatOptions; flex: boolean } {
   if (!isRecord(body)) throw new InvalidRequest('The request body must be a JSON object.', null, null);
   rejectUnknown(body, CHAT_FIELDS);
   if (typeof body.model !== 'string' || !body.model) throw new InvalidRequest('you must provide a model parameter', null, null);
@@ -251,7 +256,12 @@ export function parseOpenAIChat(body: unknown): { request: SimRequest; stream: b
     format: parseFormat(body.response_format),
     reasoning: typeof effort === 'string' ? { effort } : undefined,
   };
-  return { request, stream: body.stream === true, options: { includeUsage: streamOptions.include_usage === true } };
+  const tier = body.service_tier;
+  if (tier !== undefined && tier !== null && !['auto', 'default', 'flex', 'scale', 'priority'].includes(tier as string)) {
+    throw new InvalidRequest(`Invalid value: '${String(tier)}'. Supported values are: 'auto', 'default', 'flex', 'scale' and 'priority'.`, 'service_tier', 'invalid_value');
+  }
+  const flex = tier === 'flex';
+  return { request, stream: body.stream === true, options: { includeUsage: streamOptions.include_usage === true, serviceTier: flex ? 'flex' : 'default' }, flex };
 }
 
 export function openaiFinish(finish: Finish): string {
@@ -300,7 +310,7 @@ export const openaiChat: ChatProtocol<OpenAIChatOptions> = {
       model: turn.request.model,
       choices: [{ index: 0, message, logprobs: null, finish_reason: openaiFinish(answer.finish) }],
       usage: openaiUsage(turn),
-      service_tier: 'default',
+      service_tier: turn.options.serviceTier ?? 'default',
       system_fingerprint: FINGERPRINT,
     };
   },
@@ -313,7 +323,7 @@ export const openaiChat: ChatProtocol<OpenAIChatOptions> = {
         object: 'chat.completion.chunk',
         created: turn.created,
         model: turn.request.model,
-        service_tier: 'default',
+        service_tier: turn.options.serviceTier ?? 'default',
         system_fingerprint: FINGERPRINT,
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       };
@@ -337,7 +347,7 @@ export const openaiChat: ChatProtocol<OpenAIChatOptions> = {
     }
     frames.push({ data: chunk({}, openaiFinish(answer.finish)), content: false, tokens: 0 });
     if (includeUsage) {
-      const usageChunk = { id: turn.id, object: 'chat.completion.chunk', created: turn.created, model: turn.request.model, service_tier: 'default', system_fingerprint: FINGERPRINT, choices: [], usage: openaiUsage(turn) };
+      const usageChunk = { id: turn.id, object: 'chat.completion.chunk', created: turn.created, model: turn.request.model, service_tier: turn.options.serviceTier ?? 'default', system_fingerprint: FINGERPRINT, choices: [], usage: openaiUsage(turn) };
       frames.push({ data: `data: ${JSON.stringify(usageChunk)}\n\n`, content: false, tokens: 0 });
     }
     frames.push({ data: 'data: [DONE]\n\n', content: false, tokens: 0 });

@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/batch/v1/batch_service.proto
+// Original file: protos/svc/batch/v1/batch_service.proto
 
 
 export interface BatchReply {

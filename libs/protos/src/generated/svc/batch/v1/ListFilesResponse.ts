@@ -1,12 +1,18 @@
-// Original file: /work/main/protos/svc/batch/v1/batch_service.proto
+// Original file: protos/svc/batch/v1/batch_service.proto
 
 
 export interface ListFilesResponse {
+  /**
+   * File objects as JSON, newest first.
+   */
   'files_json'?: (string)[];
   'has_more'?: (boolean);
 }
 
 export interface ListFilesResponse__Output {
+  /**
+   * File objects as JSON, newest first.
+   */
   'files_json': (string)[];
   'has_more': (boolean);
 }

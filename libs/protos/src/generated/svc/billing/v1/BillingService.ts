@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/billing/v1/billing_service.proto
+// Original file: protos/svc/billing/v1/billing_service.proto
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'

@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/billing/v1/billing_service.proto
+// Original file: protos/svc/billing/v1/billing_service.proto
 
 import type { UsageRecord as _svc_billing_v1_UsageRecord, UsageRecord__Output as _svc_billing_v1_UsageRecord__Output } from '../../../svc/billing/v1/UsageRecord';
 

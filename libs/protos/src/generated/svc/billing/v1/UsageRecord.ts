@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/billing/v1/billing_service.proto
+// Original file: protos/svc/billing/v1/billing_service.proto
 
 import type { Long } from '@grpc/proto-loader';
 

@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/conversations/v1/conversations_service.proto
+// Original file: protos/svc/conversations/v1/conversations_service.proto
 
 
 export interface CompleteTurnRequest {
@@ -41,6 +41,11 @@ export interface CompleteTurnRequest {
    * Opaque JSON the caller keeps to replay the stream later (GET ?stream=true); "" = none.
    */
   'stream_json'?: (string);
+  /**
+   * A batch-bound background turn: {vendor, model, job} (job: the turn as the workers run it).
+   * The response joins the vendor-batch pool (state waiting) in the same transaction. "" = none.
+   */
+  'pool_json'?: (string);
   '_retention_days'?: "retention_days";
   '_organization_retention_days'?: "organization_retention_days";
 }
@@ -85,6 +90,11 @@ export interface CompleteTurnRequest__Output {
    * Opaque JSON the caller keeps to replay the stream later (GET ?stream=true); "" = none.
    */
   'stream_json': (string);
+  /**
+   * A batch-bound background turn: {vendor, model, job} (job: the turn as the workers run it).
+   * The response joins the vendor-batch pool (state waiting) in the same transaction. "" = none.
+   */
+  'pool_json': (string);
   '_retention_days'?: "retention_days";
   '_organization_retention_days'?: "organization_retention_days";
 }

@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/conversations/v1/conversations_service.proto
+// Original file: protos/svc/conversations/v1/conversations_service.proto
 
 import type { StoredId as _svc_conversations_v1_StoredId, StoredId__Output as _svc_conversations_v1_StoredId__Output } from '../../../svc/conversations/v1/StoredId';
 

@@ -1,10 +1,13 @@
-// Original file: /work/main/protos/svc/conversations/v1/conversations_service.proto
+// Original file: protos/svc/conversations/v1/conversations_service.proto
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AddItemsRequest as _svc_conversations_v1_AddItemsRequest, AddItemsRequest__Output as _svc_conversations_v1_AddItemsRequest__Output } from '../../../svc/conversations/v1/AddItemsRequest';
 import type { AddItemsResponse as _svc_conversations_v1_AddItemsResponse, AddItemsResponse__Output as _svc_conversations_v1_AddItemsResponse__Output } from '../../../svc/conversations/v1/AddItemsResponse';
 import type { BuildHistoryRequest as _svc_conversations_v1_BuildHistoryRequest, BuildHistoryRequest__Output as _svc_conversations_v1_BuildHistoryRequest__Output } from '../../../svc/conversations/v1/BuildHistoryRequest';
+import type { ClaimPoolRequest as _svc_conversations_v1_ClaimPoolRequest, ClaimPoolRequest__Output as _svc_conversations_v1_ClaimPoolRequest__Output } from '../../../svc/conversations/v1/ClaimPoolRequest';
+import type { ClaimPoolResponse as _svc_conversations_v1_ClaimPoolResponse, ClaimPoolResponse__Output as _svc_conversations_v1_ClaimPoolResponse__Output } from '../../../svc/conversations/v1/ClaimPoolResponse';
+import type { ClaimPoolResultsRequest as _svc_conversations_v1_ClaimPoolResultsRequest, ClaimPoolResultsRequest__Output as _svc_conversations_v1_ClaimPoolResultsRequest__Output } from '../../../svc/conversations/v1/ClaimPoolResultsRequest';
 import type { CompleteTurnRequest as _svc_conversations_v1_CompleteTurnRequest, CompleteTurnRequest__Output as _svc_conversations_v1_CompleteTurnRequest__Output } from '../../../svc/conversations/v1/CompleteTurnRequest';
 import type { CompleteTurnResponse as _svc_conversations_v1_CompleteTurnResponse, CompleteTurnResponse__Output as _svc_conversations_v1_CompleteTurnResponse__Output } from '../../../svc/conversations/v1/CompleteTurnResponse';
 import type { ConversationReply as _svc_conversations_v1_ConversationReply, ConversationReply__Output as _svc_conversations_v1_ConversationReply__Output } from '../../../svc/conversations/v1/ConversationReply';
@@ -16,6 +19,9 @@ import type { GetResponseRequest as _svc_conversations_v1_GetResponseRequest, Ge
 import type { HistoryReply as _svc_conversations_v1_HistoryReply, HistoryReply__Output as _svc_conversations_v1_HistoryReply__Output } from '../../../svc/conversations/v1/HistoryReply';
 import type { ListItemsRequest as _svc_conversations_v1_ListItemsRequest, ListItemsRequest__Output as _svc_conversations_v1_ListItemsRequest__Output } from '../../../svc/conversations/v1/ListItemsRequest';
 import type { ListItemsResponse as _svc_conversations_v1_ListItemsResponse, ListItemsResponse__Output as _svc_conversations_v1_ListItemsResponse__Output } from '../../../svc/conversations/v1/ListItemsResponse';
+import type { MarkPoolSentRequest as _svc_conversations_v1_MarkPoolSentRequest, MarkPoolSentRequest__Output as _svc_conversations_v1_MarkPoolSentRequest__Output } from '../../../svc/conversations/v1/MarkPoolSentRequest';
+import type { MarkPoolSentResponse as _svc_conversations_v1_MarkPoolSentResponse, MarkPoolSentResponse__Output as _svc_conversations_v1_MarkPoolSentResponse__Output } from '../../../svc/conversations/v1/MarkPoolSentResponse';
+import type { ReleasePoolClaimRequest as _svc_conversations_v1_ReleasePoolClaimRequest, ReleasePoolClaimRequest__Output as _svc_conversations_v1_ReleasePoolClaimRequest__Output } from '../../../svc/conversations/v1/ReleasePoolClaimRequest';
 import type { ResponseReply as _svc_conversations_v1_ResponseReply, ResponseReply__Output as _svc_conversations_v1_ResponseReply__Output } from '../../../svc/conversations/v1/ResponseReply';
 import type { StoreCompactionRequest as _svc_conversations_v1_StoreCompactionRequest, StoreCompactionRequest__Output as _svc_conversations_v1_StoreCompactionRequest__Output } from '../../../svc/conversations/v1/StoreCompactionRequest';
 import type { StoreCompactionResponse as _svc_conversations_v1_StoreCompactionResponse, StoreCompactionResponse__Output as _svc_conversations_v1_StoreCompactionResponse__Output } from '../../../svc/conversations/v1/StoreCompactionResponse';
@@ -71,6 +77,44 @@ export interface ConversationsServiceClient extends grpc.Client {
   buildHistory(argument: _svc_conversations_v1_BuildHistoryRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_HistoryReply__Output>): grpc.ClientUnaryCall;
   buildHistory(argument: _svc_conversations_v1_BuildHistoryRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_HistoryReply__Output>): grpc.ClientUnaryCall;
   buildHistory(argument: _svc_conversations_v1_BuildHistoryRequest, callback: grpc.requestCallback<_svc_conversations_v1_HistoryReply__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The vendor-batch pool of batch-bound background responses (table response_pool; rows join
+   * it through CompleteTurn's pool_json and leave it when UpdateResponse ends their response).
+   * Claims, per (organization, vendor), up to max_lines waiting rows when that many wait or the
+   * oldest waited max_age_ms; expired claims without a vendor batch go back to waiting first.
+   */
+  ClaimPool(argument: _svc_conversations_v1_ClaimPoolRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  ClaimPool(argument: _svc_conversations_v1_ClaimPoolRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  ClaimPool(argument: _svc_conversations_v1_ClaimPoolRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  ClaimPool(argument: _svc_conversations_v1_ClaimPoolRequest, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The vendor-batch pool of batch-bound background responses (table response_pool; rows join
+   * it through CompleteTurn's pool_json and leave it when UpdateResponse ends their response).
+   * Claims, per (organization, vendor), up to max_lines waiting rows when that many wait or the
+   * oldest waited max_age_ms; expired claims without a vendor batch go back to waiting first.
+   */
+  claimPool(argument: _svc_conversations_v1_ClaimPoolRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  claimPool(argument: _svc_conversations_v1_ClaimPoolRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  claimPool(argument: _svc_conversations_v1_ClaimPoolRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  claimPool(argument: _svc_conversations_v1_ClaimPoolRequest, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Sent rows whose poll lease has expired, leased to `claim_id` for lease_ms: one replica polls
+   * each row's vendor batch at a time; any replica resumes after a crash.
+   */
+  ClaimPoolResults(argument: _svc_conversations_v1_ClaimPoolResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  ClaimPoolResults(argument: _svc_conversations_v1_ClaimPoolResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  ClaimPoolResults(argument: _svc_conversations_v1_ClaimPoolResultsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  ClaimPoolResults(argument: _svc_conversations_v1_ClaimPoolResultsRequest, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Sent rows whose poll lease has expired, leased to `claim_id` for lease_ms: one replica polls
+   * each row's vendor batch at a time; any replica resumes after a crash.
+   */
+  claimPoolResults(argument: _svc_conversations_v1_ClaimPoolResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  claimPoolResults(argument: _svc_conversations_v1_ClaimPoolResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  claimPoolResults(argument: _svc_conversations_v1_ClaimPoolResultsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
+  claimPoolResults(argument: _svc_conversations_v1_ClaimPoolResultsRequest, callback: grpc.requestCallback<_svc_conversations_v1_ClaimPoolResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * A finished (or queued background) turn: input items, output items and the response in one
@@ -174,6 +218,36 @@ export interface ConversationsServiceClient extends grpc.Client {
   listItems(argument: _svc_conversations_v1_ListItemsRequest, callback: grpc.requestCallback<_svc_conversations_v1_ListItemsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Claimed rows of `claim_id` are inside a vendor batch now (state sent, with its handle).
+   */
+  MarkPoolSent(argument: _svc_conversations_v1_MarkPoolSentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  MarkPoolSent(argument: _svc_conversations_v1_MarkPoolSentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  MarkPoolSent(argument: _svc_conversations_v1_MarkPoolSentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  MarkPoolSent(argument: _svc_conversations_v1_MarkPoolSentRequest, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Claimed rows of `claim_id` are inside a vendor batch now (state sent, with its handle).
+   */
+  markPoolSent(argument: _svc_conversations_v1_MarkPoolSentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  markPoolSent(argument: _svc_conversations_v1_MarkPoolSentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  markPoolSent(argument: _svc_conversations_v1_MarkPoolSentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  markPoolSent(argument: _svc_conversations_v1_MarkPoolSentRequest, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Claimed rows of `claim_id` go back to waiting (the batch could not be sent).
+   */
+  ReleasePoolClaim(argument: _svc_conversations_v1_ReleasePoolClaimRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  ReleasePoolClaim(argument: _svc_conversations_v1_ReleasePoolClaimRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  ReleasePoolClaim(argument: _svc_conversations_v1_ReleasePoolClaimRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  ReleasePoolClaim(argument: _svc_conversations_v1_ReleasePoolClaimRequest, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Claimed rows of `claim_id` go back to waiting (the batch could not be sent).
+   */
+  releasePoolClaim(argument: _svc_conversations_v1_ReleasePoolClaimRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  releasePoolClaim(argument: _svc_conversations_v1_ReleasePoolClaimRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  releasePoolClaim(argument: _svc_conversations_v1_ReleasePoolClaimRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  releasePoolClaim(argument: _svc_conversations_v1_ReleasePoolClaimRequest, callback: grpc.requestCallback<_svc_conversations_v1_MarkPoolSentResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * A compaction summary replacing a contiguous run of a thread's history.
    */
   StoreCompaction(argument: _svc_conversations_v1_StoreCompactionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_svc_conversations_v1_StoreCompactionResponse__Output>): grpc.ClientUnaryCall;
@@ -250,6 +324,20 @@ export interface ConversationsServiceHandlers extends grpc.UntypedServiceImpleme
   BuildHistory: grpc.handleUnaryCall<_svc_conversations_v1_BuildHistoryRequest__Output, _svc_conversations_v1_HistoryReply>;
   
   /**
+   * The vendor-batch pool of batch-bound background responses (table response_pool; rows join
+   * it through CompleteTurn's pool_json and leave it when UpdateResponse ends their response).
+   * Claims, per (organization, vendor), up to max_lines waiting rows when that many wait or the
+   * oldest waited max_age_ms; expired claims without a vendor batch go back to waiting first.
+   */
+  ClaimPool: grpc.handleUnaryCall<_svc_conversations_v1_ClaimPoolRequest__Output, _svc_conversations_v1_ClaimPoolResponse>;
+  
+  /**
+   * Sent rows whose poll lease has expired, leased to `claim_id` for lease_ms: one replica polls
+   * each row's vendor batch at a time; any replica resumes after a crash.
+   */
+  ClaimPoolResults: grpc.handleUnaryCall<_svc_conversations_v1_ClaimPoolResultsRequest__Output, _svc_conversations_v1_ClaimPoolResponse>;
+  
+  /**
    * A finished (or queued background) turn: input items, output items and the response in one
    * transaction; creates the conversation when the turn has none; restarts the retention clock.
    */
@@ -283,6 +371,16 @@ export interface ConversationsServiceHandlers extends grpc.UntypedServiceImpleme
   ListItems: grpc.handleUnaryCall<_svc_conversations_v1_ListItemsRequest__Output, _svc_conversations_v1_ListItemsResponse>;
   
   /**
+   * Claimed rows of `claim_id` are inside a vendor batch now (state sent, with its handle).
+   */
+  MarkPoolSent: grpc.handleUnaryCall<_svc_conversations_v1_MarkPoolSentRequest__Output, _svc_conversations_v1_MarkPoolSentResponse>;
+  
+  /**
+   * Claimed rows of `claim_id` go back to waiting (the batch could not be sent).
+   */
+  ReleasePoolClaim: grpc.handleUnaryCall<_svc_conversations_v1_ReleasePoolClaimRequest__Output, _svc_conversations_v1_MarkPoolSentResponse>;
+  
+  /**
    * A compaction summary replacing a contiguous run of a thread's history.
    */
   StoreCompaction: grpc.handleUnaryCall<_svc_conversations_v1_StoreCompactionRequest__Output, _svc_conversations_v1_StoreCompactionResponse>;
@@ -302,6 +400,8 @@ export interface ConversationsServiceHandlers extends grpc.UntypedServiceImpleme
 export interface ConversationsServiceDefinition extends grpc.ServiceDefinition {
   AddItems: MethodDefinition<_svc_conversations_v1_AddItemsRequest, _svc_conversations_v1_AddItemsResponse, _svc_conversations_v1_AddItemsRequest__Output, _svc_conversations_v1_AddItemsResponse__Output>
   BuildHistory: MethodDefinition<_svc_conversations_v1_BuildHistoryRequest, _svc_conversations_v1_HistoryReply, _svc_conversations_v1_BuildHistoryRequest__Output, _svc_conversations_v1_HistoryReply__Output>
+  ClaimPool: MethodDefinition<_svc_conversations_v1_ClaimPoolRequest, _svc_conversations_v1_ClaimPoolResponse, _svc_conversations_v1_ClaimPoolRequest__Output, _svc_conversations_v1_ClaimPoolResponse__Output>
+  ClaimPoolResults: MethodDefinition<_svc_conversations_v1_ClaimPoolResultsRequest, _svc_conversations_v1_ClaimPoolResponse, _svc_conversations_v1_ClaimPoolResultsRequest__Output, _svc_conversations_v1_ClaimPoolResponse__Output>
   CompleteTurn: MethodDefinition<_svc_conversations_v1_CompleteTurnRequest, _svc_conversations_v1_CompleteTurnResponse, _svc_conversations_v1_CompleteTurnRequest__Output, _svc_conversations_v1_CompleteTurnResponse__Output>
   CreateConversation: MethodDefinition<_svc_conversations_v1_CreateConversationRequest, _svc_conversations_v1_ConversationReply, _svc_conversations_v1_CreateConversationRequest__Output, _svc_conversations_v1_ConversationReply__Output>
   DeleteConversation: MethodDefinition<_svc_conversations_v1_GetConversationRequest, _svc_conversations_v1_DeleteConversationResponse, _svc_conversations_v1_GetConversationRequest__Output, _svc_conversations_v1_DeleteConversationResponse__Output>
@@ -309,6 +409,8 @@ export interface ConversationsServiceDefinition extends grpc.ServiceDefinition {
   GetConversation: MethodDefinition<_svc_conversations_v1_GetConversationRequest, _svc_conversations_v1_ConversationReply, _svc_conversations_v1_GetConversationRequest__Output, _svc_conversations_v1_ConversationReply__Output>
   GetResponse: MethodDefinition<_svc_conversations_v1_GetResponseRequest, _svc_conversations_v1_ResponseReply, _svc_conversations_v1_GetResponseRequest__Output, _svc_conversations_v1_ResponseReply__Output>
   ListItems: MethodDefinition<_svc_conversations_v1_ListItemsRequest, _svc_conversations_v1_ListItemsResponse, _svc_conversations_v1_ListItemsRequest__Output, _svc_conversations_v1_ListItemsResponse__Output>
+  MarkPoolSent: MethodDefinition<_svc_conversations_v1_MarkPoolSentRequest, _svc_conversations_v1_MarkPoolSentResponse, _svc_conversations_v1_MarkPoolSentRequest__Output, _svc_conversations_v1_MarkPoolSentResponse__Output>
+  ReleasePoolClaim: MethodDefinition<_svc_conversations_v1_ReleasePoolClaimRequest, _svc_conversations_v1_MarkPoolSentResponse, _svc_conversations_v1_ReleasePoolClaimRequest__Output, _svc_conversations_v1_MarkPoolSentResponse__Output>
   StoreCompaction: MethodDefinition<_svc_conversations_v1_StoreCompactionRequest, _svc_conversations_v1_StoreCompactionResponse, _svc_conversations_v1_StoreCompactionRequest__Output, _svc_conversations_v1_StoreCompactionResponse__Output>
   UpdateConversation: MethodDefinition<_svc_conversations_v1_UpdateConversationRequest, _svc_conversations_v1_ConversationReply, _svc_conversations_v1_UpdateConversationRequest__Output, _svc_conversations_v1_ConversationReply__Output>
   UpdateResponse: MethodDefinition<_svc_conversations_v1_UpdateResponseRequest, _svc_conversations_v1_UpdateResponseResponse, _svc_conversations_v1_UpdateResponseRequest__Output, _svc_conversations_v1_UpdateResponseResponse__Output>

@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/conversations/v1/conversations_service.proto
+// Original file: protos/svc/conversations/v1/conversations_service.proto
 
 
 export interface GetResponseRequest {

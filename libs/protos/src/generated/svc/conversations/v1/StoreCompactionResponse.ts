@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/conversations/v1/conversations_service.proto
+// Original file: protos/svc/conversations/v1/conversations_service.proto
 
 import type { HistoryReply as _svc_conversations_v1_HistoryReply, HistoryReply__Output as _svc_conversations_v1_HistoryReply__Output } from '../../../svc/conversations/v1/HistoryReply';
 

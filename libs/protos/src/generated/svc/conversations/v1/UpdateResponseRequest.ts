@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/conversations/v1/conversations_service.proto
+// Original file: protos/svc/conversations/v1/conversations_service.proto
 
 
 export interface UpdateResponseRequest {
@@ -14,6 +14,12 @@ export interface UpdateResponseRequest {
    */
   'organization_retention_days'?: (number);
   'stream_json'?: (string);
+  /**
+   * A cancel (POST /v1/responses/{id}/cancel): refused with 409 not_cancellable when the
+   * response's pool row is claimed (lease not expired) or sent inside a vendor batch. Ending the
+   * response removes its pool row in the same transaction either way.
+   */
+  'cancel'?: (boolean);
   '_organization_retention_days'?: "organization_retention_days";
 }
 
@@ -30,5 +36,11 @@ export interface UpdateResponseRequest__Output {
    */
   'organization_retention_days'?: (number);
   'stream_json': (string);
+  /**
+   * A cancel (POST /v1/responses/{id}/cancel): refused with 409 not_cancellable when the
+   * response's pool row is claimed (lease not expired) or sent inside a vendor batch. Ending the
+   * response removes its pool row in the same transaction either way.
+   */
+  'cancel': (boolean);
   '_organization_retention_days'?: "organization_retention_days";
 }

@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/router/v1/router_service.proto
+// Original file: protos/svc/router/v1/router_service.proto
 
 import type { ModelAccess as _svc_router_v1_ModelAccess, ModelAccess__Output as _svc_router_v1_ModelAccess__Output } from '../../../svc/router/v1/ModelAccess';
 import type { Needs as _svc_router_v1_Needs, Needs__Output as _svc_router_v1_Needs__Output } from '../../../svc/router/v1/Needs';
@@ -35,6 +35,24 @@ export interface RouteRequest {
    * reasoning_effort as sent (empty when none).
    */
   'reasoning_effort'?: (string);
+  /**
+   * Escalation (auto only): the model that asked for a stronger one, or whose answer failed the
+   * service's check. The turn is routed one floor step up from the session's decision (or, under
+   * the earlier rule, to the next model up the curve), with trigger `escalation`, and the session
+   * keeps the stronger model for its later turns.
+   */
+  'escalated_from'?: (string);
+  /**
+   * The price tier auto compares candidates at (spec: Deadline and flex rules 1): `flex` from a
+   * 15-minute svc.deadline (each model at its flex price, standard where it has none); empty or
+   * `standard` otherwise.
+   */
+  'price_tier'?: (string);
+  /**
+   * Route as if the job's stakes were normal (the analyzer's normal_stakes row: what the line
+   * would pick had high stakes not moved it). Nothing is written to a session.
+   */
+  'assume_normal_stakes'?: (boolean);
 }
 
 export interface RouteRequest__Output {
@@ -68,4 +86,22 @@ export interface RouteRequest__Output {
    * reasoning_effort as sent (empty when none).
    */
   'reasoning_effort': (string);
+  /**
+   * Escalation (auto only): the model that asked for a stronger one, or whose answer failed the
+   * service's check. The turn is routed one floor step up from the session's decision (or, under
+   * the earlier rule, to the next model up the curve), with trigger `escalation`, and the session
+   * keeps the stronger model for its later turns.
+   */
+  'escalated_from': (string);
+  /**
+   * The price tier auto compares candidates at (spec: Deadline and flex rules 1): `flex` from a
+   * 15-minute svc.deadline (each model at its flex price, standard where it has none); empty or
+   * `standard` otherwise.
+   */
+  'price_tier': (string);
+  /**
+   * Route as if the job's stakes were normal (the analyzer's normal_stakes row: what the line
+   * would pick had high stakes not moved it). Nothing is written to a session.
+   */
+  'assume_normal_stakes': (boolean);
 }

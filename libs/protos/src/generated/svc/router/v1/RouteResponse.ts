@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/router/v1/router_service.proto
+// Original file: protos/svc/router/v1/router_service.proto
 
 import type { Candidate as _svc_router_v1_Candidate, Candidate__Output as _svc_router_v1_Candidate__Output } from '../../../svc/router/v1/Candidate';
 import type { Routing as _svc_router_v1_Routing, Routing__Output as _svc_router_v1_Routing__Output } from '../../../svc/router/v1/Routing';
@@ -21,6 +21,12 @@ export interface RouteResponse {
    * On the Free plan under auto: the model a paid account would have been given, when it differs.
    */
   'paid_would_use'?: (string);
+  /**
+   * Under auto: the stronger models an escalation from the pick would use, in order (the cheapest
+   * one floor step up and the next ones, or the next models up the curve); empty when no
+   * stronger model exists.
+   */
+  'escalation'?: (_svc_router_v1_Candidate)[];
 }
 
 export interface RouteResponse__Output {
@@ -41,4 +47,10 @@ export interface RouteResponse__Output {
    * On the Free plan under auto: the model a paid account would have been given, when it differs.
    */
   'paid_would_use': (string);
+  /**
+   * Under auto: the stronger models an escalation from the pick would use, in order (the cheapest
+   * one floor step up and the next ones, or the next models up the curve); empty when no
+   * stronger model exists.
+   */
+  'escalation': (_svc_router_v1_Candidate__Output)[];
 }

@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/router/v1/router_service.proto
+// Original file: protos/svc/router/v1/router_service.proto
 
 import type { Sticky as _svc_router_v1_Sticky, Sticky__Output as _svc_router_v1_Sticky__Output } from '../../../svc/router/v1/Sticky';
 

@@ -1,4 +1,4 @@
-// Original file: /work/main/protos/svc/router/v1/router_service.proto
+// Original file: protos/svc/router/v1/router_service.proto
 
 
 export interface Sticky {

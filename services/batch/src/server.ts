@@ -1,0 +1,122 @@
+import { once } from 'node:events';
+import { toGrpcError, ServiceError, internalError } from '@svc/errors';
+import type { Logger } from '@svc/logger';
+import { grpc, unary, type ServiceRegistration } from '@svc/grpc';
+import { loadBatchProto, type BatchServiceHandlers, type FileContentChunk, type UploadFileRequest__Output } from '@svc/protos';
+import { deleteFile, getFile, listFiles, readContent, type FilesDeps } from './files/store';
+import { uploadFile, type UploadPart } from './files/upload';
+import { cancelBatch, commitLines, createBatch, failBatch, getBatch, listBatches, pendingLines, startBatch, type BatchesDeps } from './batches/store';
+
+export interface BatchDeps {
+  files: FilesDeps;
+  /** The batches store (the files store's deps, and the completion window). */
+  batches?: BatchesDeps;
+  /** Called when a commit settled a batch's last line (the ticker ends it at once). */
+  onLastLine?: (batchId: string) => void;
+  logger: Logger;
+  protosDir?: string;
+}
+
+/** The wire's oneof as the domain's UploadPart. */
+function uploadPart(message: UploadFileRequest__Output): UploadPart {
+  if (message.part === 'start' && message.start) {
+    return { start: { organization_id: message.start.organization_id, filename: message.start.filename, ...(message.start.organization_retention_days === undefined || message.start.organization_retention_days === null ? {} : { organization_retention_days: message.start.organization_retention_days }) } };
+  }
+  if (message.part === 'data') return { data: message.data ?? Buffer.alloc(0) };
+  if (message.part === 'finish' && message.finish) {
+    return { finish: { purpose: message.finish.purpose, ...(message.finish.expires_after_seconds === undefined || message.finish.expires_after_seconds === null ? {} : { expires_after_seconds: message.finish.expires_after_seconds }) } };
+  }
+  throw internalError(new Error('an upload message with no part'));
+}
+
+/** Reports a failure the client is meant to see as its code; anything else is logged here. */
+function failed(logger: Logger, method: string, error: unknown) {
+  const payload = toGrpcError(error);
+  if (payload.code === grpc.status.INTERNAL) logger.error('rpc failed', { method, err: error instanceof ServiceError && error.cause !== undefined ? error.cause : error });
+  return payload;
+}
+
+/**
+ * The BatchService registration (nothing at import time). Files: upload as a client stream,
+ * content as a server stream, the rest unary; the rules live in ./files and ./batches.
+ */
+export function batchService(deps: BatchDeps): ServiceRegistration {
+  const proto = loadBatchProto(deps.protosDir);
+  const log = deps.logger;
+  const batches = deps.batches ?? deps.files;
+  const handlers: Partial<BatchServiceHandlers> = {
+    UploadFile: (call, callback) => {
+      // A cancelled call (the edge gave up: a refusal of its own, the client went away) ends the
+      // read with an error, so the upload removes what it wrote.
+      call.on('cancelled', () => call.destroy(new ServiceError('invalid_multipart', 'The upload was cancelled.')));
+      async function* parts(): AsyncGenerator<UploadPart> {
+        for await (const message of call as AsyncIterable<UploadFileRequest__Output>) yield uploadPart(message);
+      }
+      uploadFile(deps.files, parts()).then(
+        (file) => callback(null, { file_json: JSON.stringify(file) }),
+        (error: unknown) => {
+          if (call.cancelled) return;
+          callback(failed(log, 'UploadFile', error));
+        },
+      );
+    },
+    GetFile: unary(log, 'GetFile', async (request) => ({ file_json: JSON.stringify(await getFile(deps.files, request.organization_id, request.file_id)) })),
+    ListFiles: unary(log, 'ListFiles', async (request) => {
+      const list = await listFiles(deps.files, { organization_id: request.organization_id, limit: request.limit, after: request.after, purpose: request.purpose });
+      return { files_json: list.data.map((file) => JSON.stringify(file)), has_more: list.has_more };
+    }),
+    DeleteFile: unary(log, 'DeleteFile', (request) => deleteFile(deps.files, request.organization_id, request.file_id)),
+    GetFileContent: (call) => {
+      let stopped = false;
+      call.on('cancelled', () => (stopped = true));
+      const write = async (message: FileContentChunk) => {
+        if (!call.write(message)) await Promise.race([once(call, 'drain'), once(call, 'cancelled')]);
+      };
+      (async () => {
+        const content = await readContent(deps.files, call.request.organization_id, call.request.file_id);
+        await write({ head: content.head });
+        for await (const chunk of content.chunks) {
+          if (stopped) return;
+          await write({ data: chunk });
+        }
+        call.end();
+      })().catch((error: unknown) => {
+        if (stopped) return;
+        call.emit('error', failed(log, 'GetFileContent', error));
+      });
+    },
+    GetBatch: unary(log, 'GetBatch', async (request) => ({ batch_json: JSON.stringify(await getBatch(batches, request.organization_id, request.batch_id)) })),
+    CreateBatch: unary(log, 'CreateBatch', async (request) => {
+      const batch = await createBatch(batches, {
+        organization_id: request.organization_id,
+        key_id: request.key_id,
+        input_file_id: request.input_file_id,
+        endpoint: request.endpoint,
+        completion_window: request.completion_window,
+        metadata: request.metadata_json ? (JSON.parse(request.metadata_json) as Record<string, string>) : null,
+        allow_standard_price: request.allow_standard_price,
+        organization_retention_days: request.organization_retention_days || 30,
+      });
+      return { batch_json: JSON.stringify(batch) };
+    }),
+    ListBatches: unary(log, 'ListBatches', async (request) => {
+      const list = await listBatches(batches, { organization_id: request.organization_id, limit: request.limit, after: request.after });
+      return { batches_json: list.data.map((batch) => JSON.stringify(batch)), has_more: list.has_more };
+    }),
+    CancelBatch: unary(log, 'CancelBatch', async (request) => {
+      const batch = await cancelBatch(batches, request.organization_id, request.batch_id);
+      deps.onLastLine?.(request.batch_id);
+      return { batch_json: JSON.stringify(batch) };
+    }),
+    FailBatch: unary(log, 'FailBatch', async (request) => ({ batch_json: JSON.stringify(await failBatch(batches, JSON.parse(request.json))) })),
+    StartBatch: unary(log, 'StartBatch', async (request) => ({ batch_json: JSON.stringify(await startBatch(batches, JSON.parse(request.json))) })),
+    PendingLines: unary(log, 'PendingLines', async (request) => ({ json: JSON.stringify(await pendingLines(batches, JSON.parse(request.json))) })),
+    CommitLines: unary(log, 'CommitLines', async (request) => {
+      const input = JSON.parse(request.json) as Parameters<typeof commitLines>[1];
+      const result = await commitLines(batches, input);
+      if (result.remaining === 0) deps.onLastLine?.(input.batch_id);
+      return { json: JSON.stringify(result) };
+    }),
+  };
+  return { definition: proto.BatchService.service, implementation: handlers as grpc.UntypedServiceImplementation, name: 'svc.batch.v1.BatchService' };
+}
