@@ -244,7 +244,7 @@ describe('sessions through the router (in-memory store, injected clock)', () => 
     const slow = createRouter({ catalog: syntheticCatalog(), sessionTimeoutMs: 20, sessions: { read: () => new Promise(() => {}), write: () => new Promise(() => {}) } });
     const started = Date.now();
     expect((await slow.route(call([user('x')]))).routing?.trigger).toBe('no_prior_decision');
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 
