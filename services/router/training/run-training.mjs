@@ -10,7 +10,7 @@
 //    trained without each fold (on the other folds plus the project's own rows) and tested on
 //    it, so every test row comes from a collection the model never saw. Accuracy per kind of
 //    work, macro-F1, the worst confusions and the calibration error (ECE) are over the pooled
-//    predictions of both folds;
+//    predictions of all four folds;
 //  - difficulty: Spearman of the difficulty score against each labelled collection's own
 //    labels, on a fifth of the labelled rows (split by problem) that difficulty training never
 //    saw, and on whole collections the fold models never saw;
@@ -84,21 +84,48 @@ log(`training set: ${rows.length} rows (${ships.length} shipped, ${evalOnly.leng
 // ---- cross-source evaluation --------------------------------------------------------------
 const REAL = (r) => r.group && r.group !== 'svc';
 const groups = [...new Set(ships.filter(REAL).map((r) => r.group))].sort();
-// Four folds of whole repositories, filled greedily (largest first, into the emptiest fold) so
-// each model trains on about three quarters of the public rows.
+// Four folds of whole repositories. A repository goes to the fold where it adds least to the
+// kinds of work that fold already tests, with the folds kept near a quarter of the public rows
+// each: two collections of one kind (Spider and sql-eval, DebugBench and HumanEvalPack) land in
+// different folds where they can, so each is tested by a model that learned the kind from the
+// other — tested on a collection it never saw, not on a kind it never saw. Kinds with a single
+// public collection are still tested with none of it in training.
 const FOLDS = 4;
 const foldOfGroup = new Map();
 {
+  const kindsOf = new Map();
   const size = new Map();
-  for (const r of ships.filter(REAL)) size.set(r.group, (size.get(r.group) ?? 0) + 1);
+  const kindTotal = new Map();
+  for (const r of ships.filter(REAL)) {
+    size.set(r.group, (size.get(r.group) ?? 0) + 1);
+    if (!kindsOf.has(r.group)) kindsOf.set(r.group, new Map());
+    const k = kindsOf.get(r.group);
+    k.set(r.task_type, (k.get(r.task_type) ?? 0) + 1);
+    kindTotal.set(r.task_type, (kindTotal.get(r.task_type) ?? 0) + 1);
+  }
+  const total = [...size.values()].reduce((a, b) => a + b, 0);
   const load = new Array(FOLDS).fill(0);
+  const kindLoad = Array.from({ length: FOLDS }, () => new Map());
   for (const g of [...size.keys()].sort((a, b) => size.get(b) - size.get(a) || (a < b ? -1 : 1))) {
-    const f = load.indexOf(Math.min(...load));
-    foldOfGroup.set(g, f);
-    load[f] += size.get(g);
+    let best = 0;
+    let bestCost = Infinity;
+    for (let f = 0; f < FOLDS; f++) {
+      let clash = 0;
+      for (const [k, n] of kindsOf.get(g)) clash += (n / size.get(g)) * ((kindLoad[f].get(k) ?? 0) / kindTotal.get(k));
+      const over = Math.max(0, load[f] + size.get(g) - total / FOLDS) / (total / FOLDS);
+      const cost = clash + 2 * over + load[f] / total;
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = f;
+      }
+    }
+    foldOfGroup.set(g, best);
+    load[best] += size.get(g);
+    for (const [k, n] of kindsOf.get(g)) kindLoad[best].set(k, (kindLoad[best].get(k) ?? 0) + n);
   }
 }
 const foldOf = (g) => foldOfGroup.get(g);
+for (let f = 0; f < FOLDS; f++) log(`fold ${f} tests ${[...foldOfGroup].filter(([, x]) => x === f).map(([g]) => g).join(', ')}`);
 let cross;
 if (args['no-cross-source'] !== 'true') {
   const predictions = [];
@@ -155,6 +182,20 @@ const pooled = ships.filter((r) => isDifficultyHeldout(r));
 difficulty.pooled_heldout = evaluateDifficulty(model, pooled.map((r) => ({ ...r, dl: { scale: 'pooled', value: r.difficulty } })));
 
 const evalOnlyScore = score(predictRows(model, evalOnly));
+
+// The chat probe (data/chat-probe.jsonl): assistant-style requests written by hand for this
+// measure only, one per line with the kind of work a person would name. Never trained on:
+// the training set may not contain any of its texts.
+const probePath = join(dataDir, 'chat-probe.jsonl');
+let chatProbe;
+if (existsSync(probePath)) {
+  const probe = readCorpus(probePath).map((r) => ({ ...r, source: 'chat-probe', turn: 'chat' }));
+  const probeTexts = new Set(probe.map((r) => textHash(r.text)));
+  const leaked = rows.filter((r) => probeTexts.has(textHash(r.text)));
+  if (leaked.length) throw new Error(`${leaked.length} chat-probe texts are in the training set: the probe must stay unseen`);
+  const s = score(predictRows(model, probe));
+  chatProbe = { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1, per_tag: Object.fromEntries(Object.entries(s.per_tag).map(([k, v]) => [k, { n: v.n, correct: v.correct }])), top_confusions: s.top_confusions };
+}
 const calibrationScore = score(predictRows(model, calibration));
 
 const report = {
@@ -166,6 +207,7 @@ const report = {
   ...(cross ? { cross_source: cross } : {}),
   difficulty,
   eval_only: evalOnlyScore,
+  ...(chatProbe ? { chat_probe: chatProbe } : {}),
 };
 writeFileSync(evalPath, JSON.stringify(report, null, 2) + '\n');
 
@@ -185,6 +227,7 @@ console.log('\ndifficulty (held-out labelled rows):');
 for (const [scale, d] of Object.entries(difficulty)) console.log(`  ${scale.padEnd(24)} Spearman ${d.spearman.toFixed(3)}  within ±1 ${pct(d.within_1)}  (${d.n} rows)`);
 console.log(`\nevaluation-only collections: accuracy ${pct(evalOnlyScore.accuracy)} (${evalOnlyScore.n} rows), ECE ${evalOnlyScore.ece.toFixed(4)}`);
 for (const [src, s] of Object.entries(evalOnlyScore.per_source)) console.log(`  ${src.padEnd(28)} ${pct(s.accuracy).padStart(6)}  (${s.correct}/${s.n})`);
+if (chatProbe) console.log(`\nchat probe (hand-written assistant requests, never trained on): accuracy ${pct(chatProbe.accuracy)} (${chatProbe.n} rows), macro-F1 ${chatProbe.macro_f1.toFixed(3)}`);
 console.log(`temperature             ${calib.temperature}`);
 console.log(`weights                 ${(statSync(weightsPath).size / 1e6).toFixed(2)} MB, ${file.rows} feature rows`);
 log('done');

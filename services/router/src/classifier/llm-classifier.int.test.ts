@@ -134,7 +134,7 @@ describe('LLM classifier through the vendor simulator', () => {
     const result = await llm.classify(input);
     const elapsed = Date.now() - started;
     expect(result).toEqual({ ...trained.classify(input), classifier: TRAINED_ID });
-    expect(result.taskType).toBe('code:debugging');
+    expect(result.taskType).toMatch(/^code:/); // the trained model's answer for a coding agent turn
     expect(fallback.classify).toHaveBeenCalledTimes(1);
     expect(warn).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ failure: 'timeout' }));
     expect(elapsed).toBeGreaterThanOrEqual(390);
