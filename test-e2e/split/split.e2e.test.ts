@@ -99,8 +99,14 @@ describe('split-and-route under auto', () => {
   });
 
   it('price_check: the split is not cheaper on the cheap line; the estimate is shown', async () => {
-    const own = new OpenAI({ baseURL: state.baseUrl, apiKey: newOrganization().apiKey, maxRetries: 0 });
-    const svc = svcOf(await own.chat.completions.create({ model: 'auto/cheap', messages: ask(QUESTION) }));
+    // A key allowed one chat model (and the check model): the pick and the extractor are then the
+    // same cheap model whatever the classifier makes of the request, so reading the whole source
+    // to extract it costs about what answering on it would, and the split cannot be cheaper.
+    const cheap = 'vendor-1/orion-nano-5';
+    const own = new OpenAI({ baseURL: state.baseUrl, apiKey: newOrganization({ keyFlags: ['--models', `${cheap},${DECISION_MODEL_ID}`] }).apiKey, maxRetries: 0 });
+    const completion = await own.chat.completions.create({ model: 'auto/cheap', messages: ask(QUESTION) });
+    const svc = svcOf(completion);
+    expect(completion.model).toBe(cheap);
     expect(svc.split).toMatchObject({ applied: false, reason: 'price_check' });
     expect(svc.split.estimate.split_micros).toBeGreaterThan(svc.split.estimate.unsplit_micros * 0.8);
     expect(svc.split.steps).toBeUndefined();

@@ -12,6 +12,7 @@
 //  - read(ctx) returns rows { text, system?, tool_result?, task_type, difficulty?, dl?, stakes?, lang? }
 //    where dl is a human difficulty label { scale, value } from the collection itself.
 import { execFileSync } from 'node:child_process';
+import { parse } from 'csv-parse/sync';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -51,38 +52,12 @@ function ls(repo, dir) {
     .filter(Boolean);
 }
 
-/** Minimal RFC 4180 CSV parser (quoted fields, doubled quotes, newlines inside quotes). */
+/**
+ * CSV text as objects keyed by the header row (csv-parse; quotes, doubled quotes and newlines
+ * inside quotes per RFC 4180). Rows whose field count differs from the header's are dropped.
+ */
 export function parseCsv(s) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (quoted) {
-      if (c === '"') {
-        if (s[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && s[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  const [head, ...body] = rows;
+  const [head, ...body] = parse(s, { relax_quotes: true, relax_column_count: true, skip_empty_lines: true });
   return body.filter((r) => r.length === head.length).map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]])));
 }
 
@@ -544,6 +519,32 @@ export const SOURCES = [
             if (!src) continue;
             rows.push({ text: `Translate this from ${names[s]} to ${names[t]}:\n${names[s]}: ${src}\n${names[t]}:`, task_type: 'translation', lang: s === 'en' ? 'en' : s, sub: p });
           }
+        }
+      }
+      return rows;
+    },
+  },
+  {
+    id: 'qmsum',
+    repo: 'Yale-LILY/QMSum',
+    group: 'qmsum',
+    licence: 'MIT (repository and data; the AMI and ICSI meeting transcripts it builds on are CC-BY-4.0, the parliamentary committee transcripts are public records)',
+    ships: true,
+    mapping: ['data/ALL/train/*.json (never val/ or test/), disfluency and noise marks removed: each query that asks for a summary ("Summarize the whole meeting", "Summarize the discussion about …"; not the "What did B think about …?" questions), asked over the first 1,200 characters of its meeting transcript as a user would paste it → `summarization` (query-focused meeting summarization)'],
+    read() {
+      const rows = [];
+      for (const f of ls(this.repo, 'data/ALL/train/')) {
+        if (!f.endsWith('.json')) continue;
+        const d = json(this.repo, f);
+        // The transcripts mark disfluencies and noises ({disfmarker}, {vocalsound}); a pasted transcript has none.
+        const said = (t) => String(t.content ?? '').replace(/\{[a-z_]+\}/g, '').replace(/\s+([,.?!])/g, '$1').replace(/\s+/g, ' ').trim();
+        const transcript = clip((d.meeting_transcripts ?? []).map((t) => `${t.speaker}: ${said(t)}`).filter((l) => !/: ?$/.test(l)).join('\n'), 1200);
+        for (const q of [...(d.general_query_list ?? []), ...(d.specific_query_list ?? [])]) {
+          // Only the asks for a summary: "What did B think about …?" over a transcript is a
+          // question about part of a document, and a model taught it is a summary would keep
+          // split-and-route (which sends whole-document work whole) away from document lookups.
+          if (typeof q.query !== 'string' || !/^\s*(summari[sz]e|sum up|give (me )?a summary|provide a summary|write a summary)/i.test(q.query)) continue;
+          rows.push({ text: `${q.query.trim()}\n\nMeeting transcript:\n${transcript}`, task_type: 'summarization', sub: f.split('/').pop().replace(/\.json$/, '') });
         }
       }
       return rows;
