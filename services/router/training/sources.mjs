@@ -528,7 +528,7 @@ export const SOURCES = [
     id: 'qmsum',
     repo: 'Yale-LILY/QMSum',
     group: 'qmsum',
-    licence: 'MIT (repository and data; the AMI and ICSI meeting transcripts it builds on are CC-BY-4.0, the parliamentary committee transcripts are public records)',
+    licence: 'MIT (repository); its meetings come from the AMI and ICSI meeting corpora (CC-BY-4.0) and Welsh and Canadian parliamentary committee records',
     ships: true,
     mapping: ['data/ALL/train/*.json (never val/ or test/), disfluency and noise marks removed: each query that asks for a summary ("Summarize the whole meeting", "Summarize the discussion about …"; not the "What did B think about …?" questions), asked over the first 1,200 characters of its meeting transcript as a user would paste it → `summarization` (query-focused meeting summarization)'],
     read() {
