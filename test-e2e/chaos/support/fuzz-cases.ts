@@ -1,4 +1,5 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { createRng, type Rng as SimRng } from '../../../services/vendor-sim/src/hash';
 
 /**
  * Hostile requests for the fuzz run, drawn from a seeded PRNG (mulberry32): the same seed gives
@@ -9,28 +10,14 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
  * whose answer the spec makes a 5xx (a capability check on a named model with fallback none).
  */
 
-export interface Rng {
-  next(): number;
-  int(lo: number, hi: number): number;
-  pick<T>(items: readonly T[]): T;
+export interface Rng extends SimRng {
   chance(p: number): boolean;
 }
 
+/** vendor-sim's mulberry32 generator, with a coin. */
 export function mulberry32(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: (items) => items[Math.floor(next() * items.length)]!,
-    chance: (p) => next() < p,
-  };
+  const rng = createRng(seed);
+  return { ...rng, chance: (p) => rng.next() < p };
 }
 
 export interface HttpCase {

@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ServiceError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import { errorHandler } from '../middleware/errors';
+import { listenLocal, type LocalServer } from '../listen.test-support';
 import { batchHandlers, parseCreateBatch, type BatchesDeps } from './batches.handler';
 
 const ok = { input_file_id: 'file_1', endpoint: '/v1/chat/completions' };
@@ -65,7 +64,7 @@ describe('batch routes', () => {
     retentionDays: 30,
     logger,
   };
-  let server: Server;
+  let local: LocalServer;
   let base = '';
 
   beforeAll(async () => {
@@ -81,15 +80,11 @@ describe('batch routes', () => {
     app.post('/v1/batches', handle(handlers.create));
     app.get('/v1/batches', handle(handlers.list));
     app.use(errorHandler(logger));
-    server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    local = await listenLocal(app);
+    base = local.base;
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => local.close());
 
   const post = (body: unknown) => fetch(`${base}/v1/batches`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer svc_live_x' }, body: JSON.stringify(body) });
 

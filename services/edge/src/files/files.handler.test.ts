@@ -1,11 +1,12 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ServiceError, internalError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import type { BatchClient, FileObject, FileUpload } from '@svc/backends';
 import { errorHandler } from '../middleware/errors';
 import { contentDisposition, fileHandlers } from './files.handler';
+import { listenLocal, type LocalServer } from '../listen.test-support';
 
 /** A batch client in memory: records what each upload received; behaviour set per test. */
 interface Recorded {
@@ -80,7 +81,7 @@ const batch: BatchClient = {
 };
 
 const logger = { error: (message: string, meta: unknown) => errors.push({ message, meta }), warn: () => undefined, info: () => undefined, debug: () => undefined } as unknown as Logger;
-let server: Server;
+let local: LocalServer;
 let base = '';
 
 beforeAll(async () => {
@@ -95,15 +96,11 @@ beforeAll(async () => {
   app.post('/v1/files', handle(files.upload));
   app.get('/v1/files/:id/content', handle(files.content));
   app.use(errorHandler(logger));
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  local = await listenLocal(app);
+  base = local.base;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => local.close());
 
 beforeEach(() => {
   uploads = [];
@@ -185,7 +182,7 @@ describe('POST /v1/files (multipart read as a stream)', () => {
 
   it('the client going away mid-upload cancels it', async () => {
     // A raw socket: an http.request could be held by an HTTP interceptor another test file installed.
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const socket = connect(local.port, '127.0.0.1');
     socket.on('error', () => undefined);
     socket.write(`POST /v1/files HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b0undary\r\nContent-Length: 100000\r\n\r\n--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n${'x'.repeat(1000)}`);
     // Once the upload has begun (however busy the machine), the client goes away.

@@ -3,8 +3,7 @@ import { catalog, loadCatalog } from '@svc/catalog';
 import { ConfigError } from '@svc/config';
 import { parseRouterConfig } from '../config';
 import { createRouter } from '../routing/route';
-import type { SessionState, SessionStore } from '../routing/sessions';
-import { requestFor } from '../routing/synthetic.fixture';
+import { memoryStore, requestFor } from '../routing/synthetic.fixture';
 import { TASK_TYPES, type Classification, type ClassifyInput } from './index';
 import { CLASSIFICATION_SCHEMA, MAX_MESSAGES, WARN_EVERY_MS, createLlmClassifier, parseAnswer, requestText, type LlmClassifierOptions } from './llm-classifier';
 
@@ -291,19 +290,6 @@ describe('router configuration', () => {
 });
 
 describe('in the router', () => {
-  function memoryStore(): SessionStore {
-    const data = new Map<string, string>();
-    return {
-      async read(key) {
-        const raw = data.get(key);
-        return raw ? (JSON.parse(raw) as SessionState) : undefined;
-      },
-      async write(key, state) {
-        data.set(key, JSON.stringify(state));
-      },
-    };
-  }
-
   it('reports the classifier that answered in svc.routing.classifier, also on cache_hit', async () => {
     const { classifier } = setup();
     const router = createRouter({ catalog, classifier, sessions: memoryStore(), now: () => 1_700_000_000_000 });

@@ -1,7 +1,7 @@
 import type { RouteRequest__Output } from '@svc/protos';
 import { createRouter } from './route';
-import type { SessionState, SessionStore } from './sessions';
-import { M, requestFor, scriptedClassifier, syntheticCatalog } from './synthetic.fixture';
+import type { SessionState } from './sessions';
+import { M, memoryStore, requestFor, scriptedClassifier, syntheticCatalog } from './synthetic.fixture';
 
 /**
  * Spec (Escalation): the turn re-runs on the cheapest model one floor step up (or, under the
@@ -10,20 +10,6 @@ import { M, requestFor, scriptedClassifier, syntheticCatalog } from './synthetic
  * scores A .85, B .90, C .93, D .96, E .98, F .99. Floor none: .80 -> A. Floor middle: the
  * ceil(2*6/3) = 4th most skilled, .93 -> C is the cheapest at or above it.
  */
-
-function memoryStore(): SessionStore & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    async read(key) {
-      const raw = data.get(key);
-      return raw ? (JSON.parse(raw) as SessionState) : undefined;
-    },
-    async write(key, state) {
-      data.set(key, JSON.stringify(state));
-    },
-  };
-}
 
 function setup() {
   const store = memoryStore();

@@ -10,25 +10,10 @@ import {
   readTurn,
   sessionKey,
   type SessionState,
-  type SessionStore,
 } from './sessions';
-import { M, requestFor, scriptedClassifier, syntheticCatalog } from './synthetic.fixture';
+import { M, memoryStore, requestFor, scriptedClassifier, syntheticCatalog } from './synthetic.fixture';
 
 const T0 = 1_700_000_000_000;
-
-function memoryStore(): SessionStore & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    async read(key) {
-      const raw = data.get(key);
-      return raw ? (JSON.parse(raw) as SessionState) : undefined;
-    },
-    async write(key, state) {
-      data.set(key, JSON.stringify(state));
-    },
-  };
-}
 
 function setup() {
   let clock = T0;

@@ -1,6 +1,7 @@
 import { catalog as realCatalog, loadCatalog, type Catalog } from '@svc/catalog';
 import type { RouteRequest__Output } from '@svc/protos';
 import type { Classification, ClassifyInput } from '../classifier';
+import type { SessionState, SessionStore } from './sessions';
 
 /**
  * A small synthetic catalog for table-driven routing tests. Input and output prices are equal,
@@ -114,4 +115,19 @@ export const baseRequest: RouteRequest__Output = {
 export function requestFor(overrides: Partial<RouteRequest__Output> & { user?: string }): RouteRequest__Output {
   const { user, ...rest } = overrides;
   return { ...baseRequest, ...(user !== undefined ? { messages: [{ role: 'user', text: user }] } : {}), ...rest };
+}
+
+/** A session store in memory, with the same JSON round trip as the Redis one. */
+export function memoryStore(): SessionStore & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return {
+    data,
+    async read(key) {
+      const raw = data.get(key);
+      return raw ? (JSON.parse(raw) as SessionState) : undefined;
+    },
+    async write(key, state) {
+      data.set(key, JSON.stringify(state));
+    },
+  };
 }

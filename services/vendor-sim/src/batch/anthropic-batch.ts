@@ -4,7 +4,7 @@ import { randomId } from '../hash';
 import { header, parseJsonBody, sendError, sendJson } from '../http';
 import { anthropicMessages, anthropicVendor, parseAnthropicRequest } from '../protocols/anthropic';
 import { isRecord } from '../request';
-import { BatchRun, BatchSyntaxError, parseBatchOptions, prepareLine, writeLine, type BatchStore, type RunPhase } from './run';
+import { BatchRun, batchOptionsOf, prepareLine, writeLine, type BatchStore, type RunPhase } from './run';
 
 /**
  * Anthropic Message Batches: POST /v1/messages/batches ({requests: [{custom_id, params}]}),
@@ -65,13 +65,8 @@ export function mountAnthropicBatch(app: Express, ctx: SimContext, store: BatchS
     if (!Array.isArray(value.requests)) return invalid(res, 'requests: Field required');
     if (value.requests.length === 0) return invalid(res, 'requests: List should have at least 1 item after validation, not 0');
     if (value.requests.length > 100_000) return invalid(res, 'requests: List should have at most 100000 items after validation');
-    let options;
-    try {
-      options = parseBatchOptions(header(req, 'x-sim-batch'), store.defaults);
-    } catch (error) {
-      if (error instanceof BatchSyntaxError) return invalid(res, error.message);
-      throw error;
-    }
+    const options = batchOptionsOf(header(req, 'x-sim-batch'), store.defaults);
+    if (typeof options === 'string') return invalid(res, options);
     if (options.fail) return invalid(res, 'requests: the batch was refused (x-sim-batch fail)');
     const version = header(req, 'anthropic-version');
     const seen = new Set<string>();

@@ -4,7 +4,7 @@ import { randomId } from '../hash';
 import { header, parseJsonBody, sendError, sendJson } from '../http';
 import { geminiGenerate, geminiVendor, parseGeminiRequest } from '../protocols/gemini';
 import { isRecord } from '../request';
-import { BatchRun, BatchSyntaxError, parseBatchOptions, prepareLine, type BatchStore, type RunPhase } from './run';
+import { BatchRun, batchOptionsOf, prepareLine, type BatchStore, type RunPhase } from './run';
 
 /**
  * Gemini batch mode with inlined requests: POST /v1beta/models/{model}:batchGenerateContent
@@ -96,13 +96,8 @@ export function mountGeminiBatch(app: Express, ctx: SimContext, store: BatchStor
     if (field(input, 'fileName') !== undefined) return invalid(res, 'input_config.file_name: input files are not supported by this simulator; send inlined requests');
     const requests = isRecord(input.requests) ? input.requests.requests : undefined;
     if (!Array.isArray(requests) || requests.length === 0) return invalid(res, '* GenerateContentBatch.input_config.requests: requests must not be empty\n');
-    let options;
-    try {
-      options = parseBatchOptions(header(req, 'x-sim-batch'), store.defaults);
-    } catch (error) {
-      if (error instanceof BatchSyntaxError) return invalid(res, error.message);
-      throw error;
-    }
+    const options = batchOptionsOf(header(req, 'x-sim-batch'), store.defaults);
+    if (typeof options === 'string') return invalid(res, options);
     const lines = [];
     for (const [i, item] of requests.entries()) {
       if (!isRecord(item) || !isRecord(item.request)) return invalid(res, `* GenerateContentBatch.input_config.requests.requests[${i}].request: request is required\n`);

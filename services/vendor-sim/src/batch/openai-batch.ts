@@ -5,7 +5,7 @@ import { header, parseJsonBody, sendError, sendJson } from '../http';
 import { openaiChat, openaiVendor, parseOpenAIChat } from '../protocols/openai';
 import { isRecord } from '../request';
 import { boundaryOf, parseMultipart } from './multipart';
-import { BatchRun, BatchSyntaxError, parseBatchOptions, prepareLine, writeLine, type BatchStore, type RunPhase, type SimFile } from './run';
+import { BatchRun, batchOptionsOf, prepareLine, writeLine, type BatchStore, type RunPhase, type SimFile } from './run';
 
 /**
  * OpenAI Files and Batch: POST /v1/files (multipart, purpose `batch`), GET /v1/files/{id},
@@ -197,13 +197,8 @@ export function mountOpenAIBatch(app: Express, ctx: SimContext, store: BatchStor
     const input = store.files.get(body.input_file_id);
     if (!input || input.kind !== 'upload') return notFound(res, `No such File object: ${body.input_file_id}`);
     if (input.purpose !== 'batch') return invalid(res, `The file ${body.input_file_id} does not have purpose 'batch'.`, 'input_file_id', 'invalid_value');
-    let options;
-    try {
-      options = parseBatchOptions(header(req, 'x-sim-batch'), store.defaults);
-    } catch (error) {
-      if (error instanceof BatchSyntaxError) return invalid(res, error.message);
-      throw error;
-    }
+    const options = batchOptionsOf(header(req, 'x-sim-batch'), store.defaults);
+    if (typeof options === 'string') return invalid(res, options);
     const { lines, errors } = readInput(input.bytes, body.endpoint);
     const prepared = errors ? [] : lines.map((line) => prepareLine(line.customId, line.body, (value) => ({ request: parseOpenAIChat(value).request })));
     const meta: OpenAIRunMeta = { inputFileId: input.id, endpoint: body.endpoint, metadata: isRecord(body.metadata) ? (body.metadata as Record<string, string>) : null };

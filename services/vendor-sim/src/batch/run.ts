@@ -40,6 +40,16 @@ function number(text: string | undefined, item: string, integer: boolean): numbe
   return value;
 }
 
+/** The batch options of a create request's x-sim-batch header, or the syntax error's message (a 400 in every protocol). */
+export function batchOptionsOf(spec: string | undefined, defaults: BatchOptions): BatchOptions | string {
+  try {
+    return parseBatchOptions(spec, defaults);
+  } catch (error) {
+    if (error instanceof BatchSyntaxError) return error.message;
+    throw error;
+  }
+}
+
 /** `line-ms:<ms>,window-ms:<ms>,cancel-ms:<ms>,fail-every:<n>,fail-status:<code>,fail` (any subset). */
 export function parseBatchOptions(spec: string | undefined, defaults: BatchOptions = DEFAULT_BATCH_OPTIONS): BatchOptions {
   const options = { ...defaults };
