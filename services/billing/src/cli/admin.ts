@@ -5,10 +5,9 @@ import { parseConfig } from '@svc/config';
 import { createRedis } from '@svc/redis';
 import { billingConfigSchema } from '../config';
 import { createPrisma } from '../db';
-import { parseEncryptionKey } from '../byok/seal';
-import { listVendorKeys, removeVendorKey, setVendorKey } from '../byok/vendor-keys';
-import { listDeadLetters, replayDeadLetters } from '../settlement/dead-letters';
-import { outboxCounts } from '../settlement/outbox';
+// The vendor-key, dead-letter and outbox commands load their modules when they run: the
+// organization and key commands (most calls, and every test fixture) start without the broker
+// client and the settlement code, in about half the time.
 import { AdminError, addMember, listMembers, setMemberQuota, createKey, createOrganization, listKeys, revokeKey, seedDevelopment, setSuspended, topUp } from './admin-commands';
 
 const USAGE = `svc admin (npm run admin -- <command> [options] [--json])
@@ -167,18 +166,23 @@ async function main(): Promise<number> {
         break;
       case 'byok set': {
         const keyArgument = required(values.key, 'key');
+        const [{ setVendorKey }, { parseEncryptionKey }] = await Promise.all([import('../byok/vendor-keys'), import('../byok/seal')]);
         result = await setVendorKey(
           { ...deps, encryptionKey: parseEncryptionKey(config.BYOK_ENCRYPTION_KEY) },
           { organizationId: required(values.org, 'org'), vendor: required(values.vendor, 'vendor'), apiKey: keyArgument === '-' ? await readStdin() : keyArgument },
         );
         break;
       }
-      case 'byok remove':
+      case 'byok remove': {
+        const { removeVendorKey } = await import('../byok/vendor-keys');
         result = await removeVendorKey(deps, { organizationId: required(values.org, 'org'), vendor: required(values.vendor, 'vendor') });
         break;
-      case 'byok list':
+      }
+      case 'byok list': {
+        const { listVendorKeys } = await import('../byok/vendor-keys');
         result = await listVendorKeys(prisma, required(values.org, 'org'));
         break;
+      }
       case 'seed-dev': {
         const envFile = values['write-env'];
         const existing = envFile ? readEnvFile(envFile).SVC_API_KEY : undefined;
@@ -190,15 +194,21 @@ async function main(): Promise<number> {
         result = seeded;
         break;
       }
-      case 'usage dead':
+      case 'usage dead': {
+        const { listDeadLetters } = await import('../settlement/dead-letters');
         result = await listDeadLetters({ amqpUrl: config.AMQP_URL, prisma }, int(values.limit, 'limit') ?? 100);
         break;
-      case 'usage replay':
+      }
+      case 'usage replay': {
+        const { replayDeadLetters } = await import('../settlement/dead-letters');
         result = await replayDeadLetters({ amqpUrl: config.AMQP_URL, prisma }, int(values.limit, 'limit'));
         break;
-      case 'usage outbox':
+      }
+      case 'usage outbox': {
+        const { outboxCounts } = await import('../settlement/outbox');
         result = await outboxCounts(prisma);
         break;
+      }
       default:
         throw new AdminError(`unknown command "${command}"\n\n${USAGE}`);
     }
