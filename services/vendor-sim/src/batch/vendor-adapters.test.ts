@@ -88,8 +88,9 @@ describe.each(PROTOCOLS)('$protocol batch adapter against vendor-sim', ({ protoc
 
   it('cancels: cancelling, then cancelled with the lines that ran kept', async () => {
     // 50 lines of 100 ms: a cancel after 250 ms finds some lines run and most not, with seconds of
-    // room for a loaded machine's late timers.
-    const handle = await adapter.submit({ lines: linesOf(model, 50) }, context({ 'x-sim-batch': 'line-ms:100,cancel-ms:30' }));
+    // room for a loaded machine's late timers. The cancel settles after 1 s, so the adapter's answer
+    // (a cancel and, for Gemini, a read of the batch after it) sees `cancelling` however slow it is.
+    const handle = await adapter.submit({ lines: linesOf(model, 50) }, context({ 'x-sim-batch': 'line-ms:100,cancel-ms:1000' }));
     await new Promise((resolve) => setTimeout(resolve, 250));
     const cancelling = await adapter.cancel(handle, context());
     expect(cancelling.status).toBe('cancelling');
