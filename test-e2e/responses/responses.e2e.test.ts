@@ -75,6 +75,24 @@ describe('POST /v1/responses and the stored turn (openai SDK)', () => {
     await expect(client.responses.retrieve(second.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it('a turn from a response follows its stored history at once: items added, the response deleted (the edge drops its copy when the history changes)', async () => {
+    const first = await client.responses.create({ model: MODEL, input: 'One.' });
+    const second = await client.responses.create({ model: MODEL, input: 'Two.', previous_response_id: first.id });
+    const conversationId = (second as unknown as { conversation: { id: string } }).conversation.id;
+    // Twice from the same response: the same input both ways (the second from the edge's copy).
+    const before = await client.responses.create({ model: MODEL, input: 'Three.', previous_response_id: second.id, store: false });
+    const again = await client.responses.create({ model: MODEL, input: 'Three.', previous_response_id: second.id, store: false });
+    expect(again.usage!.input_tokens).toBe(before.usage!.input_tokens);
+    // Items added to the conversation are part of every thread's history from now on.
+    await client.conversations.items.create(conversationId, { items: [{ type: 'message', role: 'user', content: 'A note added to the conversation afterwards, long enough to count for several tokens.' }] });
+    const after = await client.responses.create({ model: MODEL, input: 'Three.', previous_response_id: second.id, store: false });
+    expect(after.usage!.input_tokens).toBeGreaterThan(before.usage!.input_tokens);
+    // Deleting the first turn deletes the second: continuing from it is refused, stored or not.
+    await client.responses.delete(first.id);
+    await expect(client.responses.create({ model: MODEL, input: 'Four.', previous_response_id: second.id, store: false })).rejects.toMatchObject({ status: 404, code: 'previous_response_not_found' });
+    await expect(client.responses.create({ model: MODEL, input: 'Four.', previous_response_id: second.id })).rejects.toMatchObject({ status: 404, code: 'previous_response_not_found' });
+  });
+
   it('a function call, then its output in the next turn', async () => {
     const tools = [{ type: 'function' as const, name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false }];
     const call = await client.responses.create({ model: MODEL, input: 'What is the weather in Oslo? [tool]', tools });

@@ -60,6 +60,10 @@ export interface ThreadHistory {
   history_token_estimate: number;
   /** The conversation's own retention; absent when the organization's applies. */
   retention_days?: number;
+  /** Characters of items under the token rule (history_token_estimate = ceil(characters / 4)). */
+  history_characters: number;
+  /** When the conversation expires (RFC 3339); null for the empty history. */
+  expires_at: string | null;
 }
 
 export interface StoredOutputId {
@@ -93,7 +97,7 @@ export interface CompleteTurnQuery {
   pool?: { vendor: string; model: string; job: Record<string, unknown> };
 }
 
-import type { PoolGroup, PoolRow } from '@svc/call';
+import { tokensForCharacters, type PoolGroup, type PoolRow } from '@svc/call';
 
 export type { PoolGroup, PoolRow };
 
@@ -109,6 +113,11 @@ export interface CompletedTurn {
   thread_token_estimate: number;
   /** RFC 3339. */
   expires_at: string;
+  /** The turn's input items as stored (with their ids), in order. */
+  input_items: ConversationItem[];
+  /** What the turn added to its thread: its input and output items, and their characters. */
+  turn_entries: number;
+  turn_characters: number;
 }
 
 export interface StoredResponse {
@@ -164,6 +173,31 @@ const toJson = (value: unknown): string => (value === undefined || value === nul
 const fromJson = <T>(text: string | undefined, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 const orNull = (text: string | undefined): string | null => (text ? text : null);
 
+/**
+ * The history of the turn just stored, as BuildHistory would return it for a turn continuing from
+ * it: the history the turn was given (`parent`; undefined for a first turn), then its input items
+ * and its output items as stored, in that order — a stored turn is one node appended to its
+ * thread, so nothing before it moves (the conversations service's domain/history.ts). Totals
+ * from CompleteTurn's answer: the thread's own, and the history's grown by what the turn added.
+ */
+export function historyAfterTurn(parent: ThreadHistory | undefined, completed: CompletedTurn, retentionDays: number | undefined): ThreadHistory {
+  const characters = (parent?.history_characters ?? 0) + completed.turn_characters;
+  const next: ThreadHistory = {
+    conversation_id: completed.conversation_id,
+    parent_response_id: String(completed.response.id),
+    items: [...(parent?.items ?? []), ...completed.input_items, ...((completed.response.output ?? []) as ConversationItem[])],
+    thread_entries: completed.thread_entries,
+    thread_token_estimate: completed.thread_token_estimate,
+    history_entries: (parent?.history_entries ?? 0) + completed.turn_entries,
+    history_token_estimate: tokensForCharacters(characters),
+    history_characters: characters,
+    expires_at: completed.expires_at,
+  };
+  const retention = parent?.conversation_id ? parent.retention_days : retentionDays;
+  if (retention !== undefined) next.retention_days = retention;
+  return next;
+}
+
 function history(reply: HistoryReply__Output | null | undefined): ThreadHistory {
   const wire = reply ?? ({} as Partial<HistoryReply__Output>);
   const out: ThreadHistory = {
@@ -174,6 +208,8 @@ function history(reply: HistoryReply__Output | null | undefined): ThreadHistory 
     thread_token_estimate: wire.thread_token_estimate ?? 0,
     history_entries: wire.history_entries ?? 0,
     history_token_estimate: wire.history_token_estimate ?? 0,
+    history_characters: Number(wire.history_characters ?? 0),
+    expires_at: orNull(wire.expires_at),
   };
   if (wire.retention_days !== undefined && wire.retention_days !== null) out.retention_days = wire.retention_days;
   return out;
@@ -274,6 +310,9 @@ export function createConversationsClient(options: { address: string; deadlineMs
         thread_entries: reply.thread_entries,
         thread_token_estimate: reply.thread_token_estimate,
         expires_at: reply.expires_at,
+        input_items: fromJson<ConversationItem[]>(reply.input_items_json, []),
+        turn_entries: reply.turn_entries ?? 0,
+        turn_characters: Number(reply.turn_characters ?? 0),
       };
     },
     async getResponse(query) {

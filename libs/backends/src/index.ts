@@ -8,7 +8,7 @@ export { routerPort, billingPort } from './ports';
 export { callConfigFields, createCallRuntime, jevSettingsOf, vendorKeysOf, type CallConfig, type CallRuntime } from './call-runtime';
 export { createUsageSink, type UsageRecordInput, type UsageSink, type UsageOutbox, type UsageDelivery, type DurableUsageSink, type DurableUsageSinkOptions } from './usage-sink';
 export { createUsageOutbox } from './usage-outbox';
-export { createConversationsClient, type ConversationsClient, type ConversationItem, type ConversationObject, type ConversationResult, type ItemList, type ThreadHistory, type CompleteTurnQuery, type CompletedTurn, type StoredResponse, type UpdatedResponse, type StoredOutputId, type ResponseObject, type PoolRow, type PoolGroup } from './conversations-client';
+export { createConversationsClient, historyAfterTurn, type ConversationsClient, type ConversationItem, type ConversationObject, type ConversationResult, type ItemList, type ThreadHistory, type CompleteTurnQuery, type CompletedTurn, type StoredResponse, type UpdatedResponse, type StoredOutputId, type ResponseObject, type PoolRow, type PoolGroup } from './conversations-client';
 export { createStatusRecorder, parseRegionalComponents, type StatusRecorder, type RegionalComponent } from './status/measurements';
 export { createStatusService, type StatusService } from './status/status-service';
 export { prometheusReader } from './status/prometheus';

@@ -36,3 +36,11 @@ export const responseRun = defineMessage('response.run', 1, responseRunSchema);
 
 /** Redis pub/sub channel on which a cancelled background response's id is announced (the worker running it cuts its call). */
 export const RESPONSE_CANCEL_CHANNEL = 'response:cancel';
+
+/**
+ * Redis pub/sub channel on which the conversations service announces, after commit, a conversation
+ * whose stored history changed other than by a new turn (a response or the conversation deleted,
+ * items added, a compaction stored). Message: the conversation id. Replicas that keep histories
+ * (the edge's history cache) drop what they hold of it.
+ */
+export const CONVERSATION_CHANGES_CHANNEL = 'conversation:changes';

@@ -59,6 +59,8 @@ export interface SvcMetrics {
   routes: Counter<RouteAttributes>;
   /** svc.router.route.duration_ms: Route RPC time in the router. */
   routeDuration: Histogram<RouteAttributes>;
+  /** svc.responses.history_cache: turns continuing from a previous response, by whether the edge held its history (hit) or asked BuildHistory (miss). */
+  historyCache: Counter<{ result: 'hit' | 'miss' }>;
 }
 
 const durationMs = (description: string) => ({ unit: 'ms', description, advice: { explicitBucketBoundaries: DURATION_BUCKETS_MS } });
@@ -81,6 +83,7 @@ export function createSvcMetrics(meter: Meter): SvcMetrics {
     jobAgeMs: meter.createHistogram('svc.queue.job_age_ms', durationMs('Age of a job when its consumer takes it, by queue')),
     routes: meter.createCounter('svc.router.routes', { description: 'Route RPCs, by line, trigger and outcome' }),
     routeDuration: meter.createHistogram('svc.router.route.duration_ms', durationMs('Route RPC duration, by line, trigger and outcome')),
+    historyCache: meter.createCounter('svc.responses.history_cache', { description: "Responses turns continuing from a previous response, by whether the edge held the thread's history" }),
   };
 }
 

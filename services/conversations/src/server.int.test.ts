@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createConversationsClient, type ConversationsClient } from '@svc/backends';
+import { createConversationsClient, historyAfterTurn, type ConversationsClient, type ThreadHistory } from '@svc/backends';
 import { ServiceError } from '@svc/errors';
 import { callUnary, insecure, startGrpcServer, type GrpcServer } from '@svc/grpc';
 import { loadConversationsProto, type ConversationsServiceClient } from '@svc/protos';
@@ -19,11 +19,14 @@ const OTHER = `org_rpc_other_${RUN}`;
 const logger = createLogger({ service: 'conversations-test', silent: true });
 
 const replicas: Array<{ server: GrpcServer; prisma: ReturnType<typeof createPrisma>; client: ConversationsClient }> = [];
+/** Conversations replica 0 announced as changed (changes.ts), in order. */
+const announced: string[] = [];
 
 beforeAll(async () => {
   for (let index = 0; index < 2; index += 1) {
     const prisma = createPrisma(process.env.DATABASE_URL!);
-    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [conversationsService({ prisma, logger })] });
+    const changes = index === 0 ? { changed: async (id: string) => void announced.push(id) } : undefined;
+    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [conversationsService({ prisma, logger, ...(changes ? { changes } : {}) })] });
     replicas.push({ server, prisma, client: createConversationsClient({ address: `127.0.0.1:${server.port}`, deadlineMs: 5000 }) });
   }
 });
@@ -109,6 +112,75 @@ describe('ConversationsService over gRPC', () => {
     expect(conversation.svc.entries).toBe(2);
     expect(await b.deleteConversation({ organization_id: ORG, conversation_id: turn.conversation_id })).toEqual({ id: turn.conversation_id, object: 'conversation.deleted', deleted: true });
     expect(await codeOf(a.getConversation({ organization_id: ORG, conversation_id: turn.conversation_id }))).toBe('404 conversation_not_found:conversation');
+  });
+
+  it('the history after a stored turn, composed by the caller (historyAfterTurn), is what BuildHistory returns for it', async () => {
+    const [a, b] = [replicas[0]!.client, replicas[1]!.client];
+    // A first turn: instructions as a developer item, an image and text; a function call answered.
+    const r1 = ids.response();
+    const first = await a.completeTurn({
+      organization_id: ORG,
+      response_id: r1,
+      retention_days: 7,
+      organization_retention_days: 30,
+      input_items: [
+        { role: 'developer', content: 'Answer briefly.' },
+        { role: 'user', content: [{ type: 'input_text', text: 'What is in this picture, and the weather in Oslo?' }, { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' }] },
+      ],
+      response: response(r1, [
+        { type: 'message', id: `msg_${r1}_0`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'A cat. Checking the weather…', annotations: [] }] },
+        { type: 'function_call', id: `fc_${r1}_1`, call_id: 'call_w', name: 'weather', arguments: '{"city":"Oslo"}', status: 'completed' },
+      ]),
+    });
+    const afterFirst = historyAfterTurn(undefined, first, 7);
+    expect(afterFirst).toEqual(await b.buildHistory({ organization_id: ORG, previous_response_id: r1 }));
+    expect(afterFirst.retention_days).toBe(7);
+
+    // The tool's output; then a turn continuing from the composed history again.
+    const step = async (parent: ThreadHistory, input: unknown, text: string) => {
+      const id = ids.response();
+      const done = await b.completeTurn({
+        organization_id: ORG,
+        response_id: id,
+        conversation_id: parent.conversation_id,
+        parent_response_id: parent.parent_response_id,
+        organization_retention_days: 30,
+        input_items: input,
+        response: response(id, [{ type: 'message', id: `msg_${id}_0`, status: 'incomplete', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }], { status: 'incomplete' }),
+      });
+      const composed = historyAfterTurn(parent, done, undefined);
+      expect(composed).toEqual(await a.buildHistory({ organization_id: ORG, previous_response_id: id }));
+      return composed;
+    };
+    const afterTool = await step(afterFirst, [{ type: 'function_call_output', call_id: 'call_w', output: '{"temp":-3}' }], 'It is −3 °C in Oslo');
+    // A compaction on the head: the stored history changes (announced), and the next turn continues from the compacted history.
+    announced.length = 0;
+    const compacted = await a.storeCompaction({ organization_id: ORG, conversation_id: afterTool.conversation_id!, head_response_id: afterTool.parent_response_id, replaces: afterTool.items.slice(0, 3).map((item) => item.id), summary: 'The user sent a cat picture and asked about Oslo.' });
+    expect(announced).toEqual([afterTool.conversation_id]);
+    const afterCompaction = await step(compacted.history, 'And tomorrow?', 'Colder');
+    expect(afterCompaction.items[0]).toMatchObject({ type: 'compaction' });
+    await step(afterCompaction, 'Thanks!', 'You are welcome');
+  });
+
+  it('every change other than a new turn is announced with its conversation, after it is made', async () => {
+    const client = replicas[0]!.client;
+    announced.length = 0;
+    const created = await client.createConversation({ organization_id: ORG, organization_retention_days: 30 });
+    const conversation = created.conversation.id;
+    const r1 = ids.response();
+    await client.completeTurn({ organization_id: ORG, response_id: r1, conversation_id: conversation, organization_retention_days: 30, input_items: 'hi', response: response(r1, []) });
+    await client.updateConversation({ organization_id: ORG, conversation_id: conversation, metadata: { a: 'b' } });
+    // A new conversation, a new turn and metadata leave every stored history as it was.
+    expect(announced).toEqual([]);
+    await client.addItems({ organization_id: ORG, conversation_id: conversation, items: 'more' });
+    expect(announced).toEqual([conversation]);
+    await client.deleteResponse({ organization_id: ORG, response_id: r1 });
+    expect(announced).toEqual([conversation, conversation]);
+    await client.deleteConversation({ organization_id: ORG, conversation_id: conversation });
+    expect(announced).toEqual([conversation, conversation, conversation]);
+    // A refused change announces nothing.
+    expect(await codeOf(client.deleteConversation({ organization_id: ORG, conversation_id: conversation }))).toBe('404 conversation_not_found:conversation');
+    expect(announced).toHaveLength(3);
   });
 
   it('conversations: metadata, initial items, retention presence, background turns and errors', async () => {

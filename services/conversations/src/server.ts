@@ -7,6 +7,7 @@ import { addItems, createConversation, deleteConversation, getConversation, list
 import { deleteResponse, getResponse } from './store/responses';
 import { buildHistory, completeTurn, storeCompaction, updateResponse, type History } from './store/turns';
 import type { StoreDeps } from './store/queries';
+import { noChanges, type ConversationChanges } from './changes';
 import { claimPool, claimPoolResults, markPoolSent, releasePoolClaim, type PoolGroup } from './store/pool';
 
 export interface ConversationsDeps {
@@ -15,6 +16,8 @@ export interface ConversationsDeps {
   protosDir?: string;
   now?: () => Date;
   beforeCommit?: StoreDeps['beforeCommit'];
+  /** Where a conversation whose history changed (other than by a new turn) is announced (changes.ts). */
+  changes?: ConversationChanges;
 }
 
 /** A JSON field of a request ("" = absent). */
@@ -45,6 +48,8 @@ function historyReply(history: History) {
     history_entries: history.history_entries,
     history_token_estimate: history.history_token_estimate,
     ...(history.retention_days === undefined ? {} : { retention_days: history.retention_days }),
+    history_characters: history.history_characters,
+    expires_at: history.expires_at,
   };
 }
 
@@ -65,6 +70,12 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
   const proto = loadConversationsProto(deps.protosDir);
   const store: StoreDeps = { prisma: deps.prisma, ...(deps.now ? { now: deps.now } : {}), ...(deps.beforeCommit ? { beforeCommit: deps.beforeCommit } : {}) };
   const log = deps.logger;
+  const changes = deps.changes ?? noChanges;
+  /** The store's answer, once the change it made is announced. */
+  const announced = async <T>(conversationId: string, result: T): Promise<T> => {
+    await changes.changed(conversationId);
+    return result;
+  };
   const handlers: ConversationsServiceHandlers = {
     CreateConversation: unary(log, 'CreateConversation', async (request) => {
       const result = await createConversation(store, {
@@ -84,7 +95,7 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
       conversation_json: JSON.stringify(await updateConversation(store, request.organization_id, request.conversation_id, parseJson(request.metadata_json, 'metadata'))),
       delete_after_response: false,
     })),
-    DeleteConversation: unary(log, 'DeleteConversation', (request) => deleteConversation(store, request.organization_id, request.conversation_id)),
+    DeleteConversation: unary(log, 'DeleteConversation', async (request) => announced(request.conversation_id, await deleteConversation(store, request.organization_id, request.conversation_id))),
     ListItems: unary(log, 'ListItems', async (request) => {
       const list = await listItems(store, {
         organization_id: request.organization_id,
@@ -95,9 +106,10 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
       });
       return { data_json: JSON.stringify(list.data), has_more: list.has_more, first_id: list.first_id ?? '', last_id: list.last_id ?? '' };
     }),
-    AddItems: unary(log, 'AddItems', async (request) => ({
-      items_json: JSON.stringify(await addItems(store, { organization_id: request.organization_id, conversation_id: request.conversation_id, items: parseJson(request.items_json, 'items') })),
-    })),
+    AddItems: unary(log, 'AddItems', async (request) => {
+      const items = await addItems(store, { organization_id: request.organization_id, conversation_id: request.conversation_id, items: parseJson(request.items_json, 'items') });
+      return announced(request.conversation_id, { items_json: JSON.stringify(items) });
+    }),
     BuildHistory: unary(log, 'BuildHistory', async (request) =>
       historyReply(await buildHistory(store, { organization_id: request.organization_id, previous_response_id: request.previous_response_id, conversation_id: request.conversation_id })),
     ),
@@ -124,6 +136,9 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
         thread_entries: turn.thread_entries,
         thread_token_estimate: turn.thread_token_estimate,
         expires_at: turn.expires_at,
+        input_items_json: JSON.stringify(turn.input_items),
+        turn_entries: turn.turn_entries,
+        turn_characters: turn.turn_characters,
       };
     }),
     GetResponse: unary(log, 'GetResponse', async (request) => {
@@ -149,7 +164,10 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
       });
       return { updated: result.updated, response_json: JSON.stringify(result.response), output_ids: result.output_ids, delete_after_response: result.delete_after_response };
     }),
-    DeleteResponse: unary(log, 'DeleteResponse', (request) => deleteResponse(store, request.organization_id, request.response_id)),
+    DeleteResponse: unary(log, 'DeleteResponse', async (request) => {
+      const { conversation_id: conversationId, ...deleted } = await deleteResponse(store, request.organization_id, request.response_id);
+      return announced(conversationId, deleted);
+    }),
     StoreCompaction: unary(log, 'StoreCompaction', async (request) => {
       const result = await storeCompaction(store, {
         organization_id: request.organization_id,
@@ -158,7 +176,7 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
         replaces: request.replaces,
         summary: request.summary,
       });
-      return { item_json: JSON.stringify(result.item), history: historyReply(result.history) };
+      return announced(request.conversation_id, { item_json: JSON.stringify(result.item), history: historyReply(result.history) });
     }),
     ClaimPool: unary(log, 'ClaimPool', async (request) => ({
       groups: poolGroupsReply(await claimPool(store, { claim_id: request.claim_id, max_lines: request.max_lines, max_age_ms: Number(request.max_age_ms), lease_ms: Number(request.lease_ms), max_groups: request.max_groups })),

@@ -24,6 +24,7 @@ import { cancelResponseHandler, createResponseHandler, deleteResponseHandler, ge
 import type { BackgroundQueue } from './responses/background';
 import { conversationHandlers, type ConversationDeps } from './responses/conversations.handler';
 import type { Compactor } from './responses/compactor';
+import type { HistoryCache } from './responses/history-cache';
 import { fileHandlers, type FilesDeps } from './files/files.handler';
 import { batchHandlers, type BatchesDeps } from './files/batches.handler';
 
@@ -34,7 +35,7 @@ export interface AppDeps {
   lookupKey: (hash: string) => Promise<KeyRecord__Output>;
   chat: ChatDeps;
   /** The Responses API and conversations (the conversations service); absent: those routes answer 404. */
-  conversations?: ConversationDeps & { compactor: Compactor; compactionModel: string; background?: BackgroundQueue };
+  conversations?: ConversationDeps & { compactor: Compactor; compactionModel: string; background?: BackgroundQueue; historyCache?: HistoryCache };
   /** POST /v1/public/analyze. */
   analyzer: AnalyzerDeps;
   /** The status document (GET /v1/status) and the api component's measurements. */

@@ -30,6 +30,10 @@ export const edgeConfigSchema = commonSchema.extend({
   COMPACTION_MODEL: env.string('vendor-3/lumen-2.5-flash-lite'),
   /** Longest a turn waits for its compaction (the workers' conversation.compact job). */
   COMPACTION_WAIT_MS: env.int(60_000),
+  /** The edge's copy of recent thread histories (responses/history-cache.ts): how long an entry is kept at most; 0 turns it off. */
+  RESPONSES_HISTORY_CACHE_TTL_MS: env.int(120_000),
+  /** Its size: the most characters of history kept, counting 1,024 more per item and 2,048 per entry for what they take in memory. */
+  RESPONSES_HISTORY_CACHE_MAX_CHARACTERS: env.int(16_000_000),
   /** Background responses (POST /v1/responses background true) run on the workers' response.run queue; false when no worker consumes it (400 background_unavailable). */
   BACKGROUND_RESPONSES: env.bool(true),
   /** How often the status document is recomputed (spec: every 30 seconds); one replica computes, every replica serves it. */

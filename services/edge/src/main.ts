@@ -6,13 +6,14 @@ import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
 import { createAmqpClient } from '@svc/amqp';
 import { forwardedSimulatorHeaders } from './calls/ports';
-import { batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
+import { CONVERSATION_CHANGES_CHANNEL, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
 import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createApp } from './app';
 import { clientErrorHandler, connectRefusal } from './middleware/errors';
 import { createCompactor } from './responses/compactor';
+import { HistoryCache, followConversationChanges } from './responses/history-cache';
 import { createBackgroundQueue } from './responses/background';
 import { KeyCache } from './auth/key-cache';
 import { createIpLimiter } from './limits/ip-limit';
@@ -47,8 +48,14 @@ async function main(): Promise<void> {
   const subscriber = createRedis({ url: config.REDIS_URL, name: 'edge-key-events' });
   subscriber.on('error', throttledWarning(logger, 'redis key-events subscription failed: reconnecting (the key cache is dropped when it is back)'));
   const keyCache = new KeyCache(config.KEY_CACHE_TTL_MS);
-  await subscriber.subscribe(`${config.REDIS_KEY_PREFIX}${KEY_EVENTS}`);
-  subscriber.on('message', (_channel, message) => {
+  // Thread histories kept for turns that continue from them, dropped when the conversations
+  // service announces a change (responses/history-cache.ts); kept only while that subscription is up.
+  const historyCache = config.RESPONSES_HISTORY_CACHE_TTL_MS > 0 ? new HistoryCache({ ttlMs: config.RESPONSES_HISTORY_CACHE_TTL_MS, maxCharacters: config.RESPONSES_HISTORY_CACHE_MAX_CHARACTERS }) : undefined;
+  const keyEvents = `${config.REDIS_KEY_PREFIX}${KEY_EVENTS}`;
+  await subscriber.subscribe(keyEvents);
+  if (historyCache) await followConversationChanges(subscriber, historyCache, `${config.REDIS_KEY_PREFIX}${CONVERSATION_CHANGES_CHANNEL}`);
+  subscriber.on('message', (channel, message) => {
+    if (channel !== keyEvents) return;
     try {
       const event = JSON.parse(message) as { type?: string; hash?: string };
       if (event.type === 'invalidate' && event.hash) {
@@ -118,6 +125,7 @@ async function main(): Promise<void> {
       retentionDays: config.CONVERSATION_RETENTION_DAYS,
       compactor: createCompactor({ amqp, redis, logger, waitMs: config.COMPACTION_WAIT_MS }),
       compactionModel: config.COMPACTION_MODEL,
+      ...(historyCache ? { historyCache } : {}),
       ...(config.BACKGROUND_RESPONSES ? { background: createBackgroundQueue({ amqp, redis, keyPrefix: config.REDIS_KEY_PREFIX }) } : {}),
     },
     // The organization's retention is one setting for conversations and files.

@@ -40,7 +40,7 @@ export async function getResponse(deps: StoreDeps, organizationId: string, respo
  * added after them, compactions made for them). Runs with the conversation row locked, so no turn
  * completes onto a response being deleted.
  */
-export async function deleteResponse(deps: StoreDeps, organizationId: string, responseId: string): Promise<{ id: string; deleted: true; responses_deleted: number }> {
+export async function deleteResponse(deps: StoreDeps, organizationId: string, responseId: string): Promise<{ id: string; deleted: true; responses_deleted: number; conversation_id: string }> {
   requireOrganization(organizationId);
   if (!isId('resp', responseId)) throw responseNotFound(responseId);
   const now = clock(deps);
@@ -59,6 +59,6 @@ export async function deleteResponse(deps: StoreDeps, organizationId: string, re
       )
       DELETE FROM conversations.response WHERE id IN (SELECT id FROM doomed)`;
     await deps.beforeCommit?.('DeleteResponse');
-    return { id: responseId, deleted: true as const, responses_deleted: deleted };
+    return { id: responseId, deleted: true as const, responses_deleted: deleted, conversation_id: found[0]!.conversation_id };
   });
 }

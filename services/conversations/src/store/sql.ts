@@ -59,6 +59,8 @@ export async function transaction<T>(deps: StoreDeps, operation: string, work: (
 export interface ResolvedThread {
   conversationId: string;
   retentionDays: number | null;
+  /** When the conversation expires (its retention clock as read). */
+  expiresAt: Date;
   /** The thread head: the previous response, or the conversation's latest turn; null = the root. */
   head: string | null;
   /** The head's status (`queued`: a background response that has not ended). */
@@ -96,7 +98,7 @@ const threadOf = (target: string) => `
     SELECT i.id, i.origin, i.body, i.characters, i.replaces, i.seq, NULL::int AS depth
       FROM target JOIN conversations.item i ON i.conversation_id = target.conversation_id AND i.response_id IS NULL
   )
-  SELECT target.conversation_id, target.retention_days, target.head, target.head_status, thread.id, thread.origin, thread.body, thread.characters, thread.replaces, thread.seq
+  SELECT target.conversation_id, target.retention_days, target.expires_at, target.head, target.head_status, thread.id, thread.origin, thread.body, thread.characters, thread.replaces, thread.seq
     FROM target LEFT JOIN thread ON true
    ORDER BY thread.depth DESC NULLS FIRST, thread.seq`;
 
@@ -104,7 +106,7 @@ const threadOf = (target: string) => `
 const threadByResponse = statement(
   'thread_by_response',
   threadOf(`
-    SELECT r.conversation_id, c.retention_days, r.id AS head, r.status AS head_status
+    SELECT r.conversation_id, c.retention_days, c.expires_at, r.id AS head, r.status AS head_status
       FROM conversations.response r JOIN conversations.conversation c ON c.id = r.conversation_id
      WHERE r.id = $1::text AND r.organization_id = $2::text AND c.organization_id = $2::text AND c.expires_at > $3::timestamptz`),
 );
@@ -113,7 +115,7 @@ const threadByResponse = statement(
 const threadByConversation = statement(
   'thread_by_conversation',
   threadOf(`
-    SELECT c.id AS conversation_id, c.retention_days,
+    SELECT c.id AS conversation_id, c.retention_days, c.expires_at,
            (SELECT r.id FROM conversations.response r
              WHERE r.conversation_id = c.id AND r.status IN ('completed', 'incomplete')
              ORDER BY r.turn_seq DESC LIMIT 1) AS head, 'completed'::text AS head_status
@@ -124,6 +126,7 @@ const threadByConversation = statement(
 interface ThreadResultRow {
   conversation_id: string;
   retention_days: number | null;
+  expires_at: Date;
   head: string | null;
   head_status: string | null;
   id: string | null;
@@ -149,7 +152,7 @@ export async function readThread(deps: StoreDeps, query: { organizationId: strin
     if (row.id === null) continue;
     thread.push({ id: row.id, origin: row.origin!, body: row.body!, characters: row.characters!, replaces: row.replaces!, seq: BigInt(row.seq!) });
   }
-  return { conversationId: first.conversation_id, retentionDays: first.retention_days, head: first.head, headStatus: first.head_status, rows: thread };
+  return { conversationId: first.conversation_id, retentionDays: first.retention_days, expiresAt: first.expires_at, head: first.head, headStatus: first.head_status, rows: thread };
 }
 
 /** $1 conversation, $2 organization, $3 now. */

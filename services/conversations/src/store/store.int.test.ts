@@ -311,7 +311,7 @@ describe('turns and threads', () => {
     await addItems(deps, { organization_id: ORG_A, conversation_id: conversation, items: 'added after r3b' });
     await storeCompaction(deps, { organization_id: ORG_A, conversation_id: conversation, head_response_id: r3.id, replaces: [r1.input_item_ids[0]!], summary: 's' });
 
-    expect(await deleteResponse(deps, ORG_A, r2.id)).toEqual({ id: r2.id, deleted: true, responses_deleted: 3 });
+    expect(await deleteResponse(deps, ORG_A, r2.id)).toEqual({ id: r2.id, deleted: true, responses_deleted: 3, conversation_id: conversation });
     for (const gone of [r2, r3, r3b]) expect(await failure(getResponse(deps, ORG_A, gone.id))).toBe('response_not_found:response_id');
     expect((await getResponse(deps, ORG_A, r1.id)).status).toBe('completed');
     const listed = await listItems(deps, { organization_id: ORG_A, conversation_id: conversation, limit: 100 });

@@ -48,9 +48,13 @@ export interface History {
   history_token_estimate: number;
   /** The conversation's own retention; absent when the organization's applies. */
   retention_days?: number;
+  /** Characters of items under the token rule (history_token_estimate = tokensOf of it). */
+  history_characters: number;
+  /** When the conversation expires (RFC 3339); "" for the empty history. */
+  expires_at: string;
 }
 
-function historyOf(conversation: string, head: string | null, assembled: AssembledHistory, retentionDays: number | null): History {
+function historyOf(conversation: string, head: string | null, assembled: AssembledHistory, retentionDays: number | null, expiresAt: Date): History {
   const history: History = {
     conversation_id: conversation,
     parent_response_id: head ?? '',
@@ -59,6 +63,8 @@ function historyOf(conversation: string, head: string | null, assembled: Assembl
     thread_token_estimate: tokensOf(assembled.thread.characters),
     history_entries: assembled.history.entries,
     history_token_estimate: tokensOf(assembled.history.characters),
+    history_characters: assembled.history.characters,
+    expires_at: rfc3339(expiresAt),
   };
   if (retentionDays !== null) history.retention_days = retentionDays;
   return history;
@@ -75,7 +81,7 @@ export async function buildHistory(deps: StoreDeps, input: BuildHistoryInput): P
   const previous = input.previous_response_id || '';
   const wanted = input.conversation_id || '';
   const now = clock(deps);
-  if (!previous && !wanted) return { conversation_id: '', parent_response_id: '', items: [], thread_entries: 0, thread_token_estimate: 0, history_entries: 0, history_token_estimate: 0 };
+  if (!previous && !wanted) return { conversation_id: '', parent_response_id: '', items: [], thread_entries: 0, thread_token_estimate: 0, history_entries: 0, history_token_estimate: 0, history_characters: 0, expires_at: '' };
 
   if (previous) {
     const thread = isId('resp', previous) ? await readThread(deps, { organizationId, now, previousResponseId: previous }) : undefined;
@@ -86,11 +92,11 @@ export async function buildHistory(deps: StoreDeps, input: BuildHistoryInput): P
       if (!(await hasConversation(deps, organizationId, checkedConversationId(wanted), now))) throw conversationNotFound(wanted);
       throw new ServiceError('conversation_mismatch', `Previous response '${previous}' belongs to another conversation than '${wanted}'.`, { param: 'previous_response_id' });
     }
-    return historyOf(thread.conversationId, thread.head, assembleHistory(thread.rows), thread.retentionDays);
+    return historyOf(thread.conversationId, thread.head, assembleHistory(thread.rows), thread.retentionDays, thread.expiresAt);
   }
   const thread = await readThread(deps, { organizationId, now, conversationId: checkedConversationId(wanted) });
   if (!thread) throw conversationNotFound(wanted);
-  return historyOf(thread.conversationId, thread.head, assembleHistory(thread.rows), thread.retentionDays);
+  return historyOf(thread.conversationId, thread.head, assembleHistory(thread.rows), thread.retentionDays, thread.expiresAt);
 }
 
 export interface CompleteTurnInput {
@@ -125,6 +131,11 @@ export interface CompletedTurn {
   thread_entries: number;
   thread_token_estimate: number;
   expires_at: string;
+  /** The turn's input items as stored (with their ids). */
+  input_items: StoredItem[];
+  /** What the turn added: its input and output items, and their characters. */
+  turn_entries: number;
+  turn_characters: number;
 }
 
 /**
@@ -202,6 +213,9 @@ export async function completeTurn(deps: StoreDeps, input: CompleteTurnInput): P
     thread_entries: after.entries,
     thread_token_estimate: tokensOf(after.characters),
     expires_at: rfc3339(result.expiresAt),
+    input_items: inputs.map((prepared) => prepared.item),
+    turn_entries: turn.entries,
+    turn_characters: turn.characters,
   };
 }
 
@@ -297,7 +311,7 @@ export async function storeCompaction(deps: StoreDeps, input: StoreCompactionInp
     await insertItems(tx, conversation.id, head, 'compaction', [prepared], [...input.replaces]);
     await deps.beforeCommit?.('StoreCompaction');
     const row: ThreadRow = { id: prepared.item.id, origin: 'compaction', body: prepared.item, characters: prepared.characters, replaces: [...input.replaces], seq: maxSeq(rows) + 1n };
-    return { item: prepared.item as CompactionItem, history: historyOf(conversation.id, head, assembleHistory([...rows, row]), conversation.retentionDays) };
+    return { item: prepared.item as CompactionItem, history: historyOf(conversation.id, head, assembleHistory([...rows, row]), conversation.retentionDays, conversation.expiresAt) };
   });
 }
 

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { ServiceError } from '@svc/errors';
 import { hex32, ids } from '@svc/ids';
 import type { KeyRecord__Output } from '@svc/protos';
-import type { ConversationsClient, ThreadHistory } from '@svc/backends';
+import { historyAfterTurn, type ConversationsClient, type ThreadHistory } from '@svc/backends';
 import {
   COMPACTION_AHEAD,
   COMPACTION_TARGET,
@@ -28,11 +28,13 @@ import {
   type ResponsesInput,
   type Usage,
 } from '@svc/call';
+import { svcMetrics } from '@svc/telemetry';
 import { requireScopes } from '../auth/authenticate';
 import { keyLimitsOf } from '../limits/key-limits';
 import { callDeps, type ChatDeps } from '../chat/chat.handler';
 import type { Compactor } from './compactor';
 import type { BackgroundQueue } from './background';
+import type { HistoryCache } from './history-cache';
 import type { ChatModel } from '@svc/catalog';
 import type { ResponseRunJob } from '@svc/messages';
 import { clientFailure, SseResponse, unaryWithCommit } from '../calls/http';
@@ -48,6 +50,8 @@ export interface ResponsesDeps extends ChatDeps {
   compactionModel: string;
   /** Background responses go to the workers (response.run); absent: 400 background_unavailable. */
   background?: BackgroundQueue;
+  /** Recent thread histories (history-cache.ts); absent: every turn asks BuildHistory. */
+  historyCache?: HistoryCache;
 }
 
 /** Spec (Conversation items): a thread holds at most 4000 entries or 2,000,000 estimated tokens. */
@@ -64,6 +68,8 @@ interface Turn {
   createsConversation: boolean;
   /** The history was compacted for this turn (svc.compacted). */
   compacted: boolean;
+  /** The history cache's change sequence before the history was read (HistoryCache.mark). */
+  since: number;
 }
 
 /**
@@ -105,8 +111,29 @@ export function createResponseHandler(deps: ResponsesDeps) {
   };
 }
 
+/**
+ * The history a turn continues from: the edge's copy when it holds the previous response's
+ * (history-cache.ts; never for a conversation given alone — its latest turn moves), else
+ * BuildHistory, whose answer is kept for the next turn from the same response.
+ */
+async function readHistory(deps: ResponsesDeps, key: KeyRecord__Output, input: ResponsesInput, since: number): Promise<ThreadHistory | undefined> {
+  if (!input.previousResponseId && !input.conversationId) return undefined;
+  const cache = deps.historyCache;
+  if (cache && input.previousResponseId) {
+    const held = cache.get(key.organization_id, input.previousResponseId);
+    // A conversation given too must be the response's (else BuildHistory gives the error).
+    const hit = held !== undefined && (!input.conversationId || input.conversationId === held.conversation_id);
+    svcMetrics().historyCache.add(1, { result: hit ? 'hit' : 'miss' });
+    if (hit) return held;
+  }
+  const history = await deps.conversations.buildHistory({ organization_id: key.organization_id, previous_response_id: input.previousResponseId ?? null, conversation_id: input.conversationId ?? null });
+  if (cache && input.previousResponseId) cache.put(key.organization_id, history, since);
+  return history;
+}
+
 async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: ResponsesInput): Promise<Turn> {
-  let history = input.previousResponseId || input.conversationId ? await deps.conversations.buildHistory({ organization_id: key.organization_id, previous_response_id: input.previousResponseId ?? null, conversation_id: input.conversationId ?? null }) : undefined;
+  const since = deps.historyCache?.mark() ?? 0;
+  let history = await readHistory(deps, key, input, since);
   if (history && input.store) {
     // The limits are checked before any vendor work: a turn that could not be stored is not run.
     const entries = history.thread_entries + input.items.length + 1;
@@ -132,7 +159,7 @@ async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: R
     maxOutputTokens: input.maxOutputTokens,
     echo: input.echo,
   };
-  return { input, head, history, conversationId, createsConversation: !existing && conversationId !== undefined, compacted: compacted !== undefined };
+  return { input, head, history, conversationId, createsConversation: !existing && conversationId !== undefined, compacted: compacted !== undefined, since };
 }
 
 /**
@@ -271,6 +298,13 @@ async function storeTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn
   if (!turn.input.store) return { response, deleteAfter: false };
   const completed = await deps.conversations.completeTurn(completeTurnQuery(deps, key, turn, response));
   const stored = { ...completed.response, output: withStoredIds(output, completed.output_ids) };
+  // The next turn from this response starts from the edge's copy (unless retention 0 deletes it
+  // now). Only for a thread being continued: a conversation's first turn is often its only one
+  // (one-shot callers with store on by default), and keeping those would fill the cache with
+  // histories no turn reads; a thread's second turn asks BuildHistory, and the ones after it hit.
+  if (deps.historyCache && turn.history && !completed.delete_after_response && (completed.response.status === 'completed' || completed.response.status === 'incomplete')) {
+    deps.historyCache.put(key.organization_id, historyAfterTurn(turn.history, completed, turn.input.retentionDays), turn.since);
+  }
   compactAhead(deps, key, turn, completed.thread_token_estimate);
   return { response: stored, deleteAfter: completed.delete_after_response };
 }

@@ -1,6 +1,7 @@
 // Original file: protos/svc/conversations/v1/conversations_service.proto
 
 import type { StoredId as _svc_conversations_v1_StoredId, StoredId__Output as _svc_conversations_v1_StoredId__Output } from '../../../svc/conversations/v1/StoredId';
+import type { Long } from '@grpc/proto-loader';
 
 export interface CompleteTurnResponse {
   /**
@@ -27,6 +28,16 @@ export interface CompleteTurnResponse {
    * RFC 3339.
    */
   'expires_at'?: (string);
+  /**
+   * JSON array of the turn's input items as stored (with their ids), in order.
+   */
+  'input_items_json'?: (string);
+  /**
+   * What this turn added to the thread (and to the history of a turn continuing from it): its
+   * input and output items and their characters under the token rule.
+   */
+  'turn_entries'?: (number);
+  'turn_characters'?: (number | string | Long);
 }
 
 export interface CompleteTurnResponse__Output {
@@ -54,4 +65,14 @@ export interface CompleteTurnResponse__Output {
    * RFC 3339.
    */
   'expires_at': (string);
+  /**
+   * JSON array of the turn's input items as stored (with their ids), in order.
+   */
+  'input_items_json': (string);
+  /**
+   * What this turn added to the thread (and to the history of a turn continuing from it): its
+   * input and output items and their characters under the token rule.
+   */
+  'turn_entries': (number);
+  'turn_characters': (number);
 }

@@ -1,5 +1,6 @@
 // Original file: protos/svc/conversations/v1/conversations_service.proto
 
+import type { Long } from '@grpc/proto-loader';
 
 export interface HistoryReply {
   /**
@@ -30,6 +31,16 @@ export interface HistoryReply {
    */
   'retention_days'?: (number);
   'history_entries'?: (number);
+  /**
+   * Characters of items_json under the token rule (history_token_estimate = ceil(characters / 4)):
+   * a caller that extends this history with a turn it stored computes the next head's estimate
+   * exactly (libs/backends historyAfterTurn).
+   */
+  'history_characters'?: (number | string | Long);
+  /**
+   * When the conversation expires (RFC 3339): a caller keeping this history must not use it after.
+   */
+  'expires_at'?: (string);
   '_retention_days'?: "retention_days";
 }
 
@@ -62,5 +73,15 @@ export interface HistoryReply__Output {
    */
   'retention_days'?: (number);
   'history_entries': (number);
+  /**
+   * Characters of items_json under the token rule (history_token_estimate = ceil(characters / 4)):
+   * a caller that extends this history with a turn it stored computes the next head's estimate
+   * exactly (libs/backends historyAfterTurn).
+   */
+  'history_characters': (number);
+  /**
+   * When the conversation expires (RFC 3339): a caller keeping this history must not use it after.
+   */
+  'expires_at': (string);
   '_retention_days'?: "retention_days";
 }
