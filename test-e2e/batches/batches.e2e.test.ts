@@ -198,6 +198,28 @@ describe('batches through the official SDK', () => {
     await expect(client.batches.cancel(batch.id)).rejects.toMatchObject({ status: 400, code: 'batch_not_cancellable' });
   });
 
+  it('cancelled right after it is created: every input line once across the two files, the counts adding up to total', async () => {
+    const org = newOrganization({ credit: '50000000' });
+    const client = sdk(org.apiKey);
+    const lines = Array.from({ length: 2000 }, (_, index) => ({ custom_id: `early-${index}`, body: chat(`line ${index}`) }));
+    const created = await createBatch(client, lines, { headers: { 'x-sim-ttft-ms': '150' } });
+    const cancelling = await client.batches.cancel(created.id);
+    expect(cancelling.status).toBe('cancelling');
+    // Cancelled while it was still validating: its lines had not been read.
+    expect(cancelling.in_progress_at ?? null).toBeNull();
+    const batch = await settled(client, created.id);
+    expect(batch.status).toBe('cancelled');
+    const { total, completed, failed } = batch.request_counts!;
+    expect(total).toBe(2000);
+    expect(completed + failed).toBe(2000);
+    const output = batch.output_file_id ? await readLines(client, batch.output_file_id) : [];
+    const errors = batch.error_file_id ? await readLines(client, batch.error_file_id) : [];
+    expect(output).toHaveLength(completed);
+    expect(errors).toHaveLength(failed);
+    expect([...output, ...errors].map((line) => line.custom_id).sort()).toEqual(lines.map((line) => line.custom_id).sort());
+    for (const line of errors) expect(line).toMatchObject({ id: expect.stringMatching(/^batch_req_[0-9a-f]{32}$/), response: null, error: { code: 'batch_cancelled', message: expect.any(String) } });
+  });
+
   it('refuses the 21st open batch with 429 too_many_open_batches; validation errors and 404s in the envelope', async () => {
     const org = newOrganization({ credit: '50000000' });
     const client = sdk(org.apiKey);

@@ -94,17 +94,27 @@ describe('bodies and request ids', () => {
   const state = fleetState();
   const auth = () => ({ authorization: `Bearer ${state.apiKey}` });
 
-  it('invalid JSON is 400 invalid_json', async () => {
-    const result = await post('/chat/completions', auth(), '{"model":');
-    expect(result.status).toBe(400);
-    expect(result.json).toEqual(envelope('invalid_json', 'invalid_request_error'));
+  it('invalid JSON is 400 invalid_json, with the key’s rate-limit headers (RULINGS 6)', async () => {
+    for (const path of ['/chat/completions', '/embeddings', '/responses']) {
+      const result = await post(path, auth(), '{"model":');
+      expect(result.status).toBe(400);
+      expect(result.json).toEqual(envelope('invalid_json', 'invalid_request_error'));
+      expect(result.headers.get('x-ratelimit-limit-requests')).toMatch(/^\d+$/);
+      expect(result.headers.get('x-ratelimit-remaining-tokens')).toMatch(/^\d+$/);
+    }
+    // Before the key is known, none.
+    const anonymous = await post('/chat/completions', {}, '{"model":');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('x-ratelimit-limit-requests')).toBeNull();
   });
 
-  it('a body over 32 MB is 413 payload_too_large', async () => {
-    const big = new Uint8Array(32 * 1024 * 1024 + 16).fill(0x20);
+  it('a body over 32 MB (32,000,000 bytes) is 413 payload_too_large, and says so', async () => {
+    const big = new Uint8Array(32_000_001).fill(0x20);
     const result = await post('/chat/completions', auth(), big);
     expect(result.status).toBe(413);
     expect(result.json).toEqual(envelope('payload_too_large', 'invalid_request_error'));
+    expect((result.json as { error: { message: string } }).error.message).toBe('The request body is larger than 32 MB.');
+    expect(result.headers.get('x-ratelimit-limit-requests')).toMatch(/^\d+$/);
   });
 
   it('every response carries a fresh x-request-id; a client-sent one is not reused', async () => {

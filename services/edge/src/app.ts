@@ -6,6 +6,7 @@ import { requestId } from './middleware/request-id';
 import { httpMetrics } from './middleware/metrics';
 import { errorHandler, hostRequired, notFound, refuseDeclaredOverLimit } from './middleware/errors';
 import { requireKey } from './middleware/auth';
+import { keyLimitsOf, type KeyLimiter } from './limits/key-limits';
 import type { KeyCache } from './auth/key-cache';
 import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
 import { getModelHandler, listModelsHandler } from './models/models.handler';
@@ -18,7 +19,7 @@ import { analyzerPageHandler, statusPageHandler, webMeasurements } from './publi
 import { analyzeHandler, type AnalyzerDeps } from './public/analyze';
 
 /** Spec (POST /v1/public/analyze): 1 MB. */
-const ANALYZER_BODY_LIMIT_BYTES = 1024 * 1024;
+const ANALYZER_BODY_LIMIT_BYTES = 1_000_000;
 import type { StatusRecorder, StatusService } from '@svc/backends';
 import { cancelResponseHandler, createResponseHandler, deleteResponseHandler, getResponseHandler } from './responses/responses.handler';
 import type { BackgroundQueue } from './responses/background';
@@ -48,6 +49,28 @@ export interface AppDeps {
   ipLimit: express.RequestHandler;
   bodyLimitBytes: number;
   isReady: () => boolean;
+}
+
+/**
+ * RULINGS 6: once the key is known, refusals carry the rate-limit headers — also a body refused
+ * before its handler runs (400 invalid_json, 413 payload_too_large). Read without taking; the
+ * error goes on to the error handler unchanged.
+ */
+function bodyRefusalRateLimitHeaders(keyLimiter: KeyLimiter) {
+  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
+    const key = res.locals.key as KeyRecord__Output | undefined;
+    if (!key || res.headersSent) {
+      next(error);
+      return;
+    }
+    keyLimiter.peek(key.key_id, keyLimitsOf(key)).then(
+      (headers) => {
+        if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        next(error);
+      },
+      () => next(error),
+    );
+  };
 }
 
 type AsyncHandler = (req: Request, res: Response) => Promise<void>;
@@ -88,11 +111,13 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(requireKey(deps.keyCache, deps.lookupKey));
   v1.get('/models', handle(listModelsHandler(deps.catalog)));
   v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
-  v1.post('/chat/completions', json, handle(chatCompletionsHandler(deps.chat)));
-  v1.post('/embeddings', json, handle(embeddingsHandler(deps.chat)));
+  // Chat, embeddings and responses: a refused body still carries the key's rate-limit headers.
+  const limitedJson = [...json, bodyRefusalRateLimitHeaders(deps.chat.keyLimiter)];
+  v1.post('/chat/completions', limitedJson, handle(chatCompletionsHandler(deps.chat)));
+  v1.post('/embeddings', limitedJson, handle(embeddingsHandler(deps.chat)));
   if (deps.conversations) {
     const responses = { ...deps.chat, ...deps.conversations };
-    v1.post('/responses', json, handle(createResponseHandler(responses)));
+    v1.post('/responses', limitedJson, handle(createResponseHandler(responses)));
     v1.get('/responses/:id', handle(getResponseHandler(responses)));
     v1.post('/responses/:id/cancel', handle(cancelResponseHandler(responses)));
     v1.delete('/responses/:id', handle(deleteResponseHandler(responses)));

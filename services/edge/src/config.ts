@@ -13,8 +13,8 @@ export const edgeConfigSchema = commonSchema.extend({
   FORWARD_SIM_HEADERS: env.bool(true),
   /** In-memory key cache lifetime; revocations are also pushed over Redis pub/sub. */
   KEY_CACHE_TTL_MS: env.int(5000),
-  /** Body limit for JSON bodies (spec: 32 MB, 413 payload_too_large). */
-  BODY_LIMIT_BYTES: env.int(32 * 1024 * 1024),
+  /** Body limit for JSON bodies (spec: 32 MB, 413 payload_too_large; decimal, as the spec writes MiB where it means it). */
+  BODY_LIMIT_BYTES: env.int(32_000_000),
   /** Per-address limit, checked before authentication (spec: default 300 per minute); 0 turns it off. */
   IP_RATE_LIMIT_PER_MINUTE: env.int(300),
   /** Header carrying the client address from a trusted proxy (e.g. x-forwarded-for); unset = the socket address. */

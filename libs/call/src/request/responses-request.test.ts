@@ -74,10 +74,25 @@ describe('parseResponsesRequest', () => {
     [{ input: 'x', svc: { retention_days: 366 } }, 'invalid_value', 'svc.retention_days'],
     [{ input: 'x', svc: { compaction: 'never' } }, 'invalid_value', 'svc.compaction'],
     [{ input: 'x', tool_choice: 'required' }, 'invalid_value', 'tool_choice'],
+    [{ input: 'x', top_p: 0 }, 'invalid_value', 'top_p'],
+    [{ input: 'x', top_p: 1.01 }, 'invalid_value', 'top_p'],
+    [{ input: 'x', top_p: '0.5' }, 'invalid_value', 'top_p'],
     [{ input: 'x', tools: [{ type: 'function', name: 'bad name!' }] }, 'invalid_value', 'tools[0].name'],
   ])('%j → %s %s', (body, code, param) => {
     const error = failure(body);
     expect([error.code, error.param]).toEqual([code, param]);
+  });
+
+  it('top_p is above 0 up to 1 (the chat rule is 0 to 1)', () => {
+    expect(failure({ input: 'x', top_p: 0 }).message).toBe("'top_p' must be a number above 0 and up to 1.");
+    expect(parseResponsesRequest({ input: 'x', top_p: 1 }, {}).chat.topP).toBe(1);
+    expect(parseResponsesRequest({ input: 'x', top_p: 0.001 }, {}).chat.topP).toBe(0.001);
+  });
+
+  it('a tool_choice of no known shape is refused in the Responses shape', () => {
+    const error = failure({ input: 'x', tools: [{ type: 'function', name: 'f' }], tool_choice: 'whatever' });
+    expect([error.code, error.param, error.message]).toEqual(['invalid_value', 'tool_choice', "'tool_choice' must be 'auto', 'none', 'required' or {type: 'function', name}."]);
+    expect(parseResponsesRequest({ input: 'x', tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'f' } }, {}).chat.toolChoice).toEqual({ name: 'f' });
   });
 
   it('a conversation is an id or {id}', () => {

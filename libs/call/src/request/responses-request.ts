@@ -270,7 +270,12 @@ export function parseResponsesRequest(body: unknown, headers: Headers, options: 
       return { type: 'function', function: fn };
     });
   } else if (given(body.tools)) throw invalid('tools', "'tools' must be an array of function tools.");
+  // Responses' own ranges and shapes, before the chat parser's (whose messages name chat shapes).
+  if (given(body.top_p) && !(typeof body.top_p === 'number' && body.top_p > 0 && body.top_p <= 1)) throw invalid('top_p', "'top_p' must be a number above 0 and up to 1.");
   let toolChoice: unknown = body.tool_choice;
+  if (given(body.tool_choice) && !isObject(body.tool_choice) && !['auto', 'none', 'required'].includes(body.tool_choice as string)) {
+    throw invalid('tool_choice', "'tool_choice' must be 'auto', 'none', 'required' or {type: 'function', name}.");
+  }
   if (isObject(body.tool_choice)) {
     if (body.tool_choice.type !== 'function' || typeof body.tool_choice.name !== 'string') throw invalid('tool_choice', "'tool_choice' must be 'auto', 'none', 'required' or {type: 'function', name}.");
     toolChoice = { type: 'function', function: { name: body.tool_choice.name } };

@@ -150,6 +150,21 @@ describe('batches in the batch service', () => {
     expect((await client.batchWork<{ committed: number[] }>('CommitLines', { organization_id: ORG, batch_id: batch.id, lines: [answered(batch.id, 1)] })).committed).toEqual([]);
   });
 
+  it('cancelled while validating: no line ran, every input line in the error file as batch_cancelled, failed = total; a late start runs nothing', async () => {
+    const batch = await create((await upload(3)).id);
+    expect(await client.cancelBatch({ organization_id: ORG, batch_id: batch.id })).toMatchObject({ status: 'cancelling' });
+    // The validation that was under way ends after the cancel: it reads no lines.
+    expect(await client.batchWork<BatchObject>('StartBatch', { organization_id: ORG, batch_id: batch.id })).toMatchObject({ status: 'cancelling' });
+    expect(await endBatch(deps, batch.id, { cancelGraceMs: 60_000 })).toBe('cancelled');
+    const ended = await client.getBatch({ organization_id: ORG, batch_id: batch.id });
+    expect(ended).toMatchObject({ status: 'cancelled', request_counts: { total: 3, completed: 0, failed: 3 } });
+    expect(await content(ended.output_file_id as string)).toEqual([]);
+    const errors = await content(ended.error_file_id as string);
+    expect(errors.map((row) => row.custom_id)).toEqual(['c-0', 'c-1', 'c-2']);
+    for (const row of errors) expect(row).toEqual({ id: expect.stringMatching(/^batch_req_[0-9a-f]{32}$/), custom_id: expect.any(String), response: null, error: { code: 'batch_cancelled', message: expect.any(String) } });
+    expect(new Set(errors.map((row) => row.id)).size).toBe(3);
+  });
+
   it('expires at the window: pending lines batch_expired, the batch expired with its files', async () => {
     const batch = await started(2);
     await client.batchWork('CommitLines', { organization_id: ORG, batch_id: batch.id, lines: [answered(batch.id, 1)] });

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '@svc/logger';
 import { ids } from '@svc/ids';
-import { internalError } from '@svc/errors';
+import { ServiceError, internalError } from '@svc/errors';
 import { openChunk, sealChunk } from '../files/encryption';
 import { CHUNK_BYTES } from '../files/limits';
-import { clock, removeFile, type FilesDeps } from '../files/store';
+import { clock, readContent, removeFile, type FilesDeps } from '../files/store';
+import { splitLines } from './lines';
 import { inTransaction, type BatchesDeps } from './store';
 
 const DAY_MS = 86_400_000;
@@ -97,10 +98,11 @@ const NEVER_RAN: Record<'cancelled' | 'expired', { code: string; message: string
 export async function endBatch(deps: BatchesDeps, batchId: string, options: { cancelGraceMs: number }): Promise<Ending | undefined> {
   const claimed = await inTransaction(deps, async (client) => {
     const now = clock(deps);
-    const locked = await client.query<{ organization_id: string; status: string; expires_at: Date; cancelling_at: Date | null; retention_days: number; pending: boolean }>({
+    const locked = await client.query<{ organization_id: string; status: string; expires_at: Date; cancelling_at: Date | null; retention_days: number; pending: boolean; started: boolean; input_file_id: string; total: number }>({
       name: 'batch.end_lock',
-      text: `SELECT organization_id, status, expires_at, cancelling_at, retention_days,
-                    EXISTS (SELECT 1 FROM batch.batch_line l WHERE l.batch_id = b.id AND l.status = 'pending') AS pending
+      text: `SELECT organization_id, status, expires_at, cancelling_at, retention_days, input_file_id, total,
+                    EXISTS (SELECT 1 FROM batch.batch_line l WHERE l.batch_id = b.id AND l.status = 'pending') AS pending,
+                    EXISTS (SELECT 1 FROM batch.batch_line l WHERE l.batch_id = b.id) AS started
                FROM batch.batch b WHERE id = $1 AND status IN ('validating', 'in_progress', 'finalizing', 'cancelling') AND (lease_until IS NULL OR lease_until < $2)
                 FOR UPDATE SKIP LOCKED`,
       values: [batchId, now],
@@ -113,7 +115,12 @@ export async function endBatch(deps: BatchesDeps, batchId: string, options: { ca
     else if (row.status === 'cancelling' && (!row.pending || (row.cancelling_at && row.cancelling_at.getTime() + options.cancelGraceMs <= now.getTime()))) ending = 'cancelled';
     else if (row.status === 'in_progress' && !row.pending) ending = 'completed';
     else return undefined;
-    if (ending !== 'completed') {
+    // Cancelled or expired before its lines were read (still validating): none of them ran, and
+    // every one goes to the error file from the input file itself (RULINGS 15).
+    const neverStarted = ending !== 'completed' && !row.started && row.total > 0;
+    if (neverStarted) {
+      await client.query({ name: 'batch.end_count_never_started', text: 'UPDATE batch.batch SET failed = total, completed = 0 WHERE id = $1', values: [batchId] });
+    } else if (ending !== 'completed') {
       const closed = await client.query({ name: 'batch.end_close_lines', text: `UPDATE batch.batch_line SET status = $2 WHERE batch_id = $1 AND status = 'pending'`, values: [batchId, ending] });
       if ((closed.rowCount ?? 0) > 0) await client.query({ name: 'batch.end_count_closed', text: 'UPDATE batch.batch SET failed = failed + $2 WHERE id = $1', values: [batchId, closed.rowCount] });
     }
@@ -122,15 +129,26 @@ export async function endBatch(deps: BatchesDeps, batchId: string, options: { ca
       text: `UPDATE batch.batch SET lease_until = $2, status = CASE WHEN $3 = 'completed' THEN 'finalizing' ELSE status END, finalizing_at = CASE WHEN $3 = 'completed' THEN COALESCE(finalizing_at, $4) ELSE finalizing_at END WHERE id = $1`,
       values: [batchId, new Date(now.getTime() + FINALIZE_LEASE_MS), ending, now],
     });
-    return { ending, organizationId: row.organization_id, retentionDays: row.retention_days };
+    return { ending, organizationId: row.organization_id, retentionDays: row.retention_days, neverStarted, inputFileId: row.input_file_id };
   });
   if (!claimed) return undefined;
-  const { ending, organizationId, retentionDays } = claimed;
+  const { ending, organizationId, retentionDays, neverStarted, inputFileId } = claimed;
   const output = new ResultFileWriter(deps, organizationId, `${batchId}_output.jsonl`);
   const errors = new ResultFileWriter(deps, organizationId, `${batchId}_error.jsonl`);
   await output.start();
   await errors.start();
   try {
+    if (neverStarted) {
+      const reason = NEVER_RAN[ending === 'expired' ? 'expired' : 'cancelled'];
+      // The input file cannot be deleted while its batch is open; one past its own expiry has no lines to list.
+      const content = await readContent(deps, organizationId, inputFileId).catch((error: unknown) => {
+        if (error instanceof ServiceError && error.code === 'not_found') return undefined;
+        throw error;
+      });
+      for await (const line of content ? splitLines(content.chunks) : []) {
+        await errors.writeLine(JSON.stringify({ id: `batch_req_${lineHex(batchId, line.index)}`, custom_id: customIdOf(line.text), response: null, error: reason }));
+      }
+    }
     const key = await deps.keys.fileKey(organizationId, batchId);
     let after = -1;
     for (;;) {
@@ -170,6 +188,16 @@ export async function endBatch(deps: BatchesDeps, batchId: string, options: { ca
     await output.discard().catch(() => undefined);
     await errors.discard().catch(() => undefined);
     throw error;
+  }
+}
+
+/** A line's custom_id when it has one (a batch cancelled while validating may hold lines that do not parse). */
+function customIdOf(text: string): string | null {
+  try {
+    const parsed = JSON.parse(text) as { custom_id?: unknown };
+    return typeof parsed?.custom_id === 'string' ? parsed.custom_id : null;
+  } catch {
+    return null;
   }
 }
 

@@ -13,8 +13,8 @@ import { trace, SpanStatusCode } from '@svc/telemetry';
  * decompress, an unknown content encoding), 404 not_found for a path that is not valid URL
  * encoding (it names nothing that exists).
  */
-function fromRequestError(error: { type?: string; status?: number; statusCode?: number; expose?: boolean; name?: string }): ServiceError | undefined {
-  if (error.type === 'entity.too.large') return new ServiceError('payload_too_large', 'The request body is larger than 32 MB.');
+function fromRequestError(error: { type?: string; status?: number; statusCode?: number; expose?: boolean; name?: string; limit?: number }): ServiceError | undefined {
+  if (error.type === 'entity.too.large') return tooLarge(error.limit ?? 32_000_000);
   if (error.type === 'entity.parse.failed' || error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
     return new ServiceError('invalid_json', 'The request body is not valid JSON.');
   }
@@ -76,6 +76,12 @@ const REFUSED_BODY_IDLE_MS = 10_000;
 /** How much of a refused body is read (and dropped) so the client gets to read the 413. */
 const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
 
+/** The spec's limits are decimal megabytes (32 MB, the analyzer's 1 MB). */
+function tooLarge(limitBytes: number): ServiceError {
+  const megabytes = limitBytes / 1_000_000;
+  return new ServiceError('payload_too_large', `The request body is larger than ${Number.isInteger(megabytes) ? megabytes : megabytes.toFixed(1)} MB.`);
+}
+
 /**
  * A body whose Content-Length is over the limit: 413 payload_too_large without parsing a byte of
  * it. A client that sends its whole body before reading the answer (most do) would see a reset
@@ -91,7 +97,7 @@ export function refuseDeclaredOverLimit(limitBytes: number, idleMs = REFUSED_BOD
       next();
       return;
     }
-    const refusal = new ServiceError('payload_too_large', `The request body is larger than ${Math.round(limitBytes / 1_000_000)} MB.`);
+    const refusal = tooLarge(limitBytes);
     if (declared > limitBytes + REFUSED_BODY_DRAIN_BYTES) {
       next(refusal);
       return;
