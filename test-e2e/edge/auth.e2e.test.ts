@@ -102,6 +102,14 @@ describe('bodies and request ids', () => {
       expect(result.headers.get('x-ratelimit-limit-requests')).toMatch(/^\d+$/);
       expect(result.headers.get('x-ratelimit-remaining-tokens')).toMatch(/^\d+$/);
     }
+    // An empty body is not a JSON document either (POST /v1/conversations may be empty: a conversation).
+    for (const path of ['/chat/completions', '/embeddings', '/responses', '/batches']) {
+      const empty = await post(path, { ...auth(), 'content-type': 'application/json' }, '');
+      expect([path, empty.status, empty.json]).toEqual([path, 400, envelope('invalid_json', 'invalid_request_error')]);
+    }
+    const conversation = await post('/conversations', { ...auth(), 'content-type': 'application/json' }, '');
+    expect(conversation.status).toBe(200);
+    expect(conversation.json).toMatchObject({ object: 'conversation', id: expect.stringMatching(/^conv_/) });
     // Before the key is known, none.
     const anonymous = await post('/chat/completions', {}, '{"model":');
     expect(anonymous.status).toBe(401);

@@ -4,7 +4,7 @@ import type { Catalog } from '@svc/catalog';
 import type { KeyRecord__Output } from '@svc/protos';
 import { requestId } from './middleware/request-id';
 import { httpMetrics } from './middleware/metrics';
-import { errorHandler, hostRequired, notFound, refuseDeclaredOverLimit } from './middleware/errors';
+import { errorHandler, hostRequired, notFound, refuseDeclaredOverLimit, requireBody } from './middleware/errors';
 import { requireKey } from './middleware/auth';
 import { keyLimitsOf, type KeyLimiter } from './limits/key-limits';
 import type { KeyCache } from './auth/key-cache';
@@ -112,7 +112,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.get('/models', handle(listModelsHandler(deps.catalog)));
   v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
   // Chat, embeddings and responses: a refused body still carries the key's rate-limit headers.
-  const limitedJson = [...json, bodyRefusalRateLimitHeaders(deps.chat.keyLimiter)];
+  const limitedJson = [requireBody, ...json, bodyRefusalRateLimitHeaders(deps.chat.keyLimiter)];
   v1.post('/chat/completions', limitedJson, handle(chatCompletionsHandler(deps.chat)));
   v1.post('/embeddings', limitedJson, handle(embeddingsHandler(deps.chat)));
   if (deps.conversations) {
@@ -140,7 +140,7 @@ export function createApp(deps: AppDeps): express.Express {
   }
   if (deps.batches) {
     const batches = batchHandlers(deps.batches);
-    v1.post('/batches', json, handle(batches.create));
+    v1.post('/batches', requireBody, json, handle(batches.create));
     v1.get('/batches', handle(batches.list));
     v1.get('/batches/:id', handle(batches.get));
     v1.post('/batches/:id/cancel', handle(batches.cancel));

@@ -116,6 +116,17 @@ export function refuseDeclaredOverLimit(limitBytes: number, idleMs = REFUSED_BOD
   };
 }
 
+/**
+ * A call's body must be a JSON document: an empty one (no bytes) is 400 invalid_json, not `{}`
+ * (body-parser's reading). The routes whose body the spec lets be empty (POST /v1/conversations)
+ * do not use this.
+ */
+export function requireBody(req: Request, _res: Response, next: NextFunction): void {
+  const length = req.headers['content-length'];
+  const empty = length === undefined ? req.headers['transfer-encoding'] === undefined : Number(length) === 0;
+  next(empty ? new ServiceError('invalid_json', 'The request body is empty; send a JSON object.') : undefined);
+}
+
 /** HTTP/1.1 requires a Host header (RFC 9112 3.2); the server lets it through so it is refused here, in the envelope. */
 export function hostRequired(req: Request, res: Response, next: NextFunction): void {
   if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
