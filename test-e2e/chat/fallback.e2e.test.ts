@@ -108,6 +108,17 @@ describe('vendor errors once every option is exhausted (spec: Errors)', () => {
     const data = (await response.text()).split('\n\n').filter((event) => event.startsWith('data: '));
     expect(data[data.length - 1]).toBe('data: [DONE]');
     const error = JSON.parse(data[data.length - 2].slice(6));
-    expect(error).toEqual({ error: { message: expect.any(String), type: 'server_error', code: expect.stringMatching(/^(upstream_error|vendor_unavailable)$/) } });
+    expect(error).toEqual({ error: { message: expect.any(String), type: 'server_error', code: 'upstream_error' } });
+  });
+
+  it('a stream the vendor answered and closed before any content is 502 upstream_error (an unreadable response, not an unavailable vendor)', async () => {
+    const response = await fetch(`${state.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${state.apiKey}`, ...none, 'x-sim-fault': 'cut:0' },
+      body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'tell me a story' }] }),
+    });
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ error: { message: expect.any(String), type: 'server_error', param: null, code: 'upstream_error' } });
+    expect(response.headers.get('x-svc-vendor')).toBe('vendor-1');
   });
 });

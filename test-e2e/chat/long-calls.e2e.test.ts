@@ -38,6 +38,8 @@ describe('long calls (spec: Long calls), with intervals shortened', () => {
     const body = JSON.parse(await response.text());
     expect(body).toMatchObject({ object: 'chat.completion', choices: [], error: { type: 'server_error', code: 'upstream_error', message: expect.any(String) } });
     expect(body.id).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
+    // The headers went out before a vendor was chosen: the body names the vendor and model tried (Long calls 2).
+    expect(body.svc).toMatchObject({ vendor: 'vendor-1', model_served: MODEL, cost_micros: 0 });
   });
 
   it('a stream sends `: keepalive` while the vendor is silent, then the chunks and [DONE]', async () => {

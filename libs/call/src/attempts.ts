@@ -52,6 +52,8 @@ export interface AttemptContext {
   signal: AbortSignal;
   /** Offer the hidden escalation tool to candidates that take tools. */
   hiddenTool?: boolean;
+  /** Told of every vendor attempt as it starts (a failure's svc names the last one). */
+  onAttempt?: (model: { vendor: string; id: string }) => void;
 }
 
 /**
@@ -119,6 +121,7 @@ export async function tryCandidates<T>(context: AttemptContext, run: (attempt: A
     if (!provider) continue;
     attempts += 1;
     firstModel ||= model.id;
+    context.onAttempt?.(model);
     const hiddenTool = Boolean(context.hiddenTool) && model.capabilities.tools;
     const attemptInput = hiddenTool ? withHiddenTool(input) : input;
     const tier = attemptTier(tiers, model);

@@ -31,6 +31,8 @@ export interface OutcomeContext {
   escalation?: { from: string; attempts: number; tokens: number };
   /** Split-and-route under auto (split/): the gate, and its steps once they ran; absent when the feature is off. */
   split?: SplitState;
+  /** The latest vendor attempt's model; absent before any attempt. */
+  attempted?: { vendor: string; model: string };
 }
 
 /**
@@ -103,10 +105,18 @@ export function svcObject(context: OutcomeContext, attempt: Attempt, usage: Usag
   return { svc: { ...svc, cache: svc.cache ?? { read_tokens: 0, write_tokens: 0, ttl_applied: '' } }, cost };
 }
 
-/** The svc object of a call that failed after its 200 was committed (no vendor answered). */
+/**
+ * The svc object of a call that failed after its 200 was committed (no vendor answered). Its
+ * headers went out before a vendor was chosen, so the body names the vendor and model of the last
+ * attempt (the first candidate when none started) with the routing (spec: Long calls 2).
+ */
 export function failedSvcObject(context: OutcomeContext): Record<string, unknown> {
+  const first = context.route.candidates[0]?.model;
+  const attempted = context.attempted ?? (first ? { vendor: context.deps.catalog.chatModel(first)?.vendor ?? '', model: first } : undefined);
   return compact({
     call_id: context.plan.callId,
+    vendor: attempted?.vendor || undefined,
+    model_served: attempted?.model,
     routing: renderRouting(context.route.routing),
     cost_micros: 0,
     cache: { read_tokens: 0, write_tokens: 0, ttl_applied: '' },

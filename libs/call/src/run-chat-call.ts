@@ -362,11 +362,17 @@ export class ChatCall {
   }
 
   private attemptContext(signal: AbortSignal, hiddenTool = false): AttemptContext {
-    return { deps: this.deps, input: this.input, caller: this.caller, policy: this.policy, route: this.route, candidates: this.candidates, signal, hiddenTool };
+    return { deps: this.deps, input: this.input, caller: this.caller, policy: this.policy, route: this.route, candidates: this.candidates, signal, hiddenTool, onAttempt: this.noteAttempt };
   }
 
+  /** The model of the latest vendor attempt (a failure after the commit names it: Long calls 2). */
+  private attempted: { vendor: string; model: string } | undefined;
+  private readonly noteAttempt = (model: { vendor: string; id: string }): void => {
+    this.attempted = { vendor: model.vendor, model: model.id };
+  };
+
   private outcomeContext(): OutcomeContext {
-    return { deps: this.deps, input: this.input, caller: this.caller, policy: this.policy, plan: this.plan, route: this.route, ...(this.split ? { split: this.split } : {}) };
+    return { deps: this.deps, input: this.input, caller: this.caller, policy: this.policy, plan: this.plan, route: this.route, ...(this.split ? { split: this.split } : {}), ...(this.attempted ? { attempted: this.attempted } : {}) };
   }
 
   private get splitSettings(): SplitSettings {

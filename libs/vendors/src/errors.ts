@@ -42,3 +42,13 @@ export function errorFromFetch(error: unknown, signal?: AbortSignal): VendorErro
   }
   return new VendorError('unavailable', 'vendor unreachable', { cause: error });
 }
+
+/**
+ * A failure while reading a stream the vendor had answered (its 200 came): an abort or the attempt's
+ * time limit as for a request; anything else (the connection reset or closed mid-body) is an
+ * unreadable response, not a vendor that is unavailable.
+ */
+export function errorFromStream(error: unknown, signal?: AbortSignal): VendorError {
+  if (signal?.aborted) return errorFromFetch(error, signal);
+  return new VendorError('bad_response', 'vendor stream broke', { cause: error });
+}

@@ -1,6 +1,6 @@
 import { postJson, readJson, normaliseArguments, type VendorResponse } from '../http';
 import { readSse } from '../sse';
-import { VendorError, errorFromFetch } from '../errors';
+import { VendorError, errorFromStream } from '../errors';
 import type { CallContext, ChatRequest, ChatResult, StreamEvent, ToolCall, Usage, VendorAdapter } from '../types';
 import { convertToAnthropicRequest } from './convert-to-anthropic-messages';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
@@ -159,7 +159,7 @@ export const anthropicAdapter: VendorAdapter = {
       }
     } catch (error) {
       if (error instanceof VendorError) throw error;
-      throw errorFromFetch(error, context.signal);
+      throw errorFromStream(error, context.signal);
     }
     // A stream that ends before message_stop was cut: never a clean end.
     if (!stopped) throw new VendorError('bad_response', 'vendor stream ended early');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { postJson, readJson, normaliseArguments, type VendorResponse } from '../http';
 import { readSse } from '../sse';
-import { VendorError, errorFromFetch } from '../errors';
+import { VendorError, errorFromStream } from '../errors';
 import type { CallContext, ChatRequest, ChatResult, FinishReason, ServiceTier, StreamEvent, ToolCall, Usage, VendorAdapter } from '../types';
 import { convertToGeminiRequest } from './convert-to-gemini-request';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
@@ -161,7 +161,7 @@ export const geminiAdapter: VendorAdapter = {
       }
     } catch (error) {
       if (error instanceof VendorError) throw error;
-      throw errorFromFetch(error, context.signal);
+      throw errorFromStream(error, context.signal);
     }
     // A stream that ends without a finishReason was cut: never a clean end.
     if (!finish) throw new VendorError('bad_response', 'vendor stream ended early');

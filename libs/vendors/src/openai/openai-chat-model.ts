@@ -1,6 +1,6 @@
 import { postJson, readJson, normaliseArguments, type VendorResponse } from '../http';
 import { readSse } from '../sse';
-import { VendorError, errorFromFetch } from '../errors';
+import { VendorError, errorFromStream } from '../errors';
 import type { CallContext, ChatRequest, ChatResult, EmbeddingRequest, EmbeddingResult, ServiceTier, StreamEvent, Usage, VendorAdapter } from '../types';
 import { convertToOpenAIRequest } from './convert-to-openai-request';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason';
@@ -142,7 +142,7 @@ export const openAIAdapter: VendorAdapter = {
       }
     } catch (error) {
       if (error instanceof VendorError) throw error;
-      throw errorFromFetch(error, context.signal);
+      throw errorFromStream(error, context.signal);
     }
     // A stream that ends without its finish or [DONE] was cut: never a clean end.
     if (!finished || !sawDone) throw new VendorError('bad_response', 'vendor stream ended early');
