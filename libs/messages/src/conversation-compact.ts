@@ -33,4 +33,17 @@ export const conversationCompact = defineMessage('conversation.compact', 1, conv
 export const compactionResultKey = (jobId: string) => `compaction:result:${jobId}`;
 export const COMPACTION_RESULT_TTL_SECONDS = 600;
 
-export type CompactionResult = { status: 'done'; item_id: string } | { status: 'failed'; code: string; message: string };
+/** What the summary call was billed (its svc.cost_micros and svc.cost money fields); the turn that waited for it reports it in its own svc. */
+export interface CompactionCost {
+  call_id: string;
+  cost_micros: number;
+  vendor_micros: number;
+  service_fee_micros: number;
+  direct_micros: number;
+}
+
+/** `headers`: a refusal's own response headers (x-svc-balance-micros on a 402, Retry-After). */
+export type CompactionResult = { status: 'done'; item_id: string; cost?: CompactionCost } | { status: 'failed'; code: string; message: string; headers?: Record<string, string> };
+
+/** The longest summary a compaction writes (tokens): a turn is refused before any summary when even this would not make room. */
+export const COMPACTION_SUMMARY_MAX_TOKENS = 1024;

@@ -24,6 +24,8 @@ export const responseRunSchema = z.object({
   parent_response_id: z.string().nullable(),
   /** The history was compacted for this turn before it was queued (svc.compacted). */
   compacted: z.boolean().default(false),
+  /** What that summary was billed (reported in the turn's svc.cost_micros and cost). */
+  compaction_cost: z.object({ cost_micros: z.number(), vendor_micros: z.number(), service_fee_micros: z.number(), direct_micros: z.number() }).optional(),
   organization_retention_days: z.number().int(),
   /** x-sim-* headers forwarded to the simulator (development and tests only). */
   simulator_headers: z.record(z.string(), z.string()).default({}),

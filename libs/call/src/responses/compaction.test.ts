@@ -17,6 +17,7 @@ describe('planCompaction', () => {
     const plan = planCompaction(items, 4 * itemTokens(items[0]))!;
     expect(plan.replaces).toEqual(['msg_0', 'msg_1', 'msg_2', 'msg_3', 'msg_4', 'msg_5']);
     expect(plan.remainingTokens).toBe(4 * itemTokens(items[0]));
+    expect(plan.removedTokens).toBe(6 * itemTokens(items[0]));
     expect(plan.transcript).toMatch(/^user: x+/);
   });
 

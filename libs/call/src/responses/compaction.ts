@@ -52,7 +52,7 @@ export function itemTokens(item: HistoryItem): number {
  * never the last KEEP_RECENT_ITEMS, never a tool call without its output (the cut moves past
  * the outputs of the calls it takes). Undefined when nothing can be replaced.
  */
-export function planCompaction(items: readonly HistoryItem[], targetTokens: number): { replaces: string[]; transcript: string; remainingTokens: number } | undefined {
+export function planCompaction(items: readonly HistoryItem[], targetTokens: number): { replaces: string[]; transcript: string; remainingTokens: number; removedTokens: number } | undefined {
   const total = items.reduce((sum, item) => sum + itemTokens(item), 0);
   const limit = Math.max(0, items.length - KEEP_RECENT_ITEMS);
   let cut = 0;
@@ -77,5 +77,5 @@ export function planCompaction(items: readonly HistoryItem[], targetTokens: numb
   }
   const replaced = items.slice(0, cut).filter((item) => item.id);
   if (replaced.length === 0 || cut >= items.length) return undefined;
-  return { replaces: replaced.map((item) => item.id as string), transcript: replaced.map(itemText).join('\n'), remainingTokens: total - removed };
+  return { replaces: replaced.map((item) => item.id as string), transcript: replaced.map(itemText).join('\n'), remainingTokens: total - removed, removedTokens: removed };
 }

@@ -10,6 +10,8 @@ export interface TurnContext {
   conversationId?: string;
   /** Stored history was summarized before this turn. */
   compacted: boolean;
+  /** What that summary was billed (its own call): the turn's svc reports it in cost_micros and cost. */
+  compactionCost?: { cost_micros: number; vendor_micros: number; service_fee_micros: number; direct_micros: number };
 }
 
 /** The output cap was hit: status `incomplete`, incomplete_details.reason `max_output_tokens`. */
@@ -19,7 +21,27 @@ export function isIncomplete(finishReason: string): boolean {
 
 /** The svc object of a turn: the call's, with the conversation as the session, and compacted when it was. */
 export function turnSvc(svc: Record<string, unknown>, turn: TurnContext): Record<string, unknown> {
-  return { ...svc, ...(turn.conversationId ? { session_id: turn.conversationId } : {}), ...(turn.compacted ? { compacted: true } : {}) };
+  const merged = { ...svc, ...(turn.conversationId ? { session_id: turn.conversationId } : {}), ...(turn.compacted ? { compacted: true } : {}) };
+  return turn.compactionCost ? withCompactionCost(merged, turn.compactionCost) : merged;
+}
+
+/**
+ * svc.cost_micros is the amount billed for the turn: a summary written for it (on the service's
+ * own key, billed to the organization as its own call) is added to cost_micros and to the cost
+ * object's vendor, service-fee and direct amounts; saved_micros stays direct − cost.
+ */
+function withCompactionCost(svc: Record<string, unknown>, extra: NonNullable<TurnContext['compactionCost']>): Record<string, unknown> {
+  const add = (value: unknown, more: number) => (typeof value === 'number' ? value : 0) + more;
+  const out: Record<string, unknown> = { ...svc, cost_micros: add(svc.cost_micros, extra.cost_micros) };
+  if (svc.cost && typeof svc.cost === 'object') {
+    const cost = { ...(svc.cost as Record<string, unknown>) };
+    cost.vendor_micros = add(cost.vendor_micros, extra.vendor_micros);
+    cost.service_fee_micros = add(cost.service_fee_micros, extra.service_fee_micros);
+    cost.direct_micros = add(cost.direct_micros, extra.direct_micros);
+    if (typeof cost.saved_micros === 'number') cost.saved_micros = (cost.direct_micros as number) - (out.cost_micros as number);
+    out.cost = cost;
+  }
+  return out;
 }
 
 /** The response object of a unary turn's answer (completed, or incomplete at the output cap) and its output items. */

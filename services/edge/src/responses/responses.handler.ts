@@ -36,7 +36,7 @@ import type { Compactor } from './compactor';
 import type { BackgroundQueue } from './background';
 import type { HistoryCache } from './history-cache';
 import type { ChatModel } from '@svc/catalog';
-import type { ResponseRunJob } from '@svc/messages';
+import { COMPACTION_SUMMARY_MAX_TOKENS, type CompactionCost, type ResponseRunJob } from '@svc/messages';
 import { clientFailure, SseResponse, unaryWithCommit } from '../calls/http';
 import { applyHeaders, clientSignal, forwardedSimulatorHeaders, servedHeaders, withRateLimitHeaders } from '../calls/ports';
 
@@ -68,6 +68,8 @@ interface Turn {
   createsConversation: boolean;
   /** The history was compacted for this turn (svc.compacted). */
   compacted: boolean;
+  /** What that summary was billed (added to the turn's svc cost). */
+  compactionCost?: CompactionCost;
   /** The history cache's change sequence before the history was read (HistoryCache.mark). */
   since: number;
 }
@@ -143,7 +145,7 @@ async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: R
     }
   }
   const compacted = history ? await fitContext(deps, key, input, history) : undefined;
-  if (compacted) history = compacted;
+  if (compacted) history = compacted.history;
   const existing = history?.conversation_id ?? undefined;
   const conversationId = existing ?? (input.store ? ids.conversation() : undefined);
   const head: ResponseHead = {
@@ -159,7 +161,7 @@ async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: R
     maxOutputTokens: input.maxOutputTokens,
     echo: input.echo,
   };
-  return { input, head, history, conversationId, createsConversation: !existing && conversationId !== undefined, compacted: compacted !== undefined, since };
+  return { input, head, history, conversationId, createsConversation: !existing && conversationId !== undefined, compacted: compacted !== undefined, ...(compacted?.cost ? { compactionCost: compacted.cost } : {}), since };
 }
 
 /**
@@ -182,6 +184,7 @@ async function queueTurn(deps: ResponsesDeps, background: BackgroundQueue, key: 
     head: { ...turn.head, ...(conversationId ? { conversationId } : {}) } as unknown as Record<string, unknown>,
     parent_response_id: turn.history?.parent_response_id ?? null,
     compacted: turn.compacted,
+    ...(turn.compactionCost ? { compaction_cost: turn.compactionCost } : {}),
     organization_retention_days: deps.retentionDays,
     simulator_headers: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers) ?? {},
     queued_at_ms: Date.now(),
@@ -243,7 +246,7 @@ function compactionJob(deps: ResponsesDeps, key: KeyRecord__Output, history: Thr
  * summary in its place; with compaction off, 400 context_length_exceeded with the numbers.
  * Returns the new history when it compacted, undefined when the turn fits as it is.
  */
-async function fitContext(deps: ResponsesDeps, key: KeyRecord__Output, input: ResponsesInput, history: ThreadHistory): Promise<ThreadHistory | undefined> {
+async function fitContext(deps: ResponsesDeps, key: KeyRecord__Output, input: ResponsesInput, history: ThreadHistory): Promise<{ history: ThreadHistory; cost?: CompactionCost } | undefined> {
   const window = contextWindowFor(deps.catalog, input.chat.model);
   const needed = neededTokens(deps, input, history.items);
   if (needed <= window) return undefined;
@@ -253,12 +256,16 @@ async function fitContext(deps: ResponsesDeps, key: KeyRecord__Output, input: Re
   const turnTokens = needed - history.history_token_estimate;
   const plan = history.conversation_id ? planCompaction(history.items as never, Math.floor(window * COMPACTION_TARGET) - turnTokens) : undefined;
   if (!plan) throw refuse('Compaction cannot make enough room: the turn itself is too large.');
+  // Refused before any summary is written (or billed) when even the longest summary in place of
+  // what it replaces leaves the turn too large: the recent turns are kept verbatim.
+  const projected = needed - plan.removedTokens + COMPACTION_SUMMARY_MAX_TOKENS;
+  if (projected > window) throw refuse(`Even after compaction the turn would need about ${projected} tokens (the most recent turns are kept as they are).`);
   const result = await deps.compactor.compact(compactionJob(deps, key, history, plan, false));
-  if (result.status === 'failed') throw new ServiceError(result.code as never, result.message);
+  if (result.status === 'failed') throw new ServiceError(result.code as never, result.message, result.headers ? { headers: result.headers } : undefined);
   const compacted = await deps.conversations.buildHistory({ organization_id: key.organization_id, previous_response_id: input.previousResponseId ?? null, conversation_id: input.conversationId ?? null });
   const after = neededTokens(deps, input, compacted.items);
   if (after > window) throw refuse(`Even after compaction the turn needs about ${after} tokens.`);
-  return compacted;
+  return { history: compacted, ...(result.cost ? { cost: result.cost } : {}) };
 }
 
 /** A thread whose history nears the window gets its summary written ahead, so the next turn does not wait. */

@@ -1,13 +1,20 @@
 import { ServiceError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import type { Redis } from '@svc/redis';
-import { COMPACTION_RESULT_TTL_SECONDS, compactionResultKey, type CompactionResult, type ConversationCompactJob } from '@svc/messages';
+import { COMPACTION_RESULT_TTL_SECONDS, COMPACTION_SUMMARY_MAX_TOKENS, compactionResultKey, type CompactionCost, type CompactionResult, type ConversationCompactJob } from '@svc/messages';
 import { SUMMARY_INSTRUCTIONS, parseChatRequest, type CallerKey } from '@svc/call';
 import type { ConversationsClient } from '@svc/backends';
 import type { WorkerCalls } from '../calls/worker-calls';
 
 /** The longest summary a compaction writes (tokens). */
-export const SUMMARY_MAX_TOKENS = 1024;
+export const SUMMARY_MAX_TOKENS = COMPACTION_SUMMARY_MAX_TOKENS;
+
+/** The summary call's bill, from its svc object. */
+function costOf(svc: Record<string, unknown>): CompactionCost {
+  const cost = (svc.cost ?? {}) as Record<string, unknown>;
+  const micros = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  return { call_id: String(svc.call_id ?? ''), cost_micros: micros(svc.cost_micros), vendor_micros: micros(cost.vendor_micros), service_fee_micros: micros(cost.service_fee_micros), direct_micros: micros(cost.direct_micros) };
+}
 
 /**
  * conversation.compact: the summary of a thread's oldest part, written by a fast model through the
@@ -36,11 +43,11 @@ export function compactionHandler(deps: { calls: Pick<WorkerCalls, 'run'>; conve
       const summary = outcome?.result.content?.trim();
       if (!summary) throw new ServiceError('upstream_error', 'The summary model returned no text.');
       const stored = await deps.conversations.storeCompaction({ organization_id: job.organization_id, conversation_id: job.conversation_id, head_response_id: job.head_response_id, replaces: job.replaces, summary });
-      await finish(job, { status: 'done', item_id: stored.item.id });
+      await finish(job, { status: 'done', item_id: stored.item.id, cost: costOf(outcome!.svc) });
       deps.logger.info('conversation compacted', { job_id: job.job_id, conversation_id: job.conversation_id, replaced: job.replaces.length, queued_ahead: job.queued_ahead });
     } catch (error) {
       if (error instanceof ServiceError && error.status < 500) {
-        await finish(job, { status: 'failed', code: error.code, message: error.message });
+        await finish(job, { status: 'failed', code: error.code, message: error.message, ...(Object.keys(error.headers).length > 0 ? { headers: error.headers } : {}) });
         return;
       }
       if (error instanceof ServiceError) {

@@ -230,7 +230,7 @@ export class ResponsePool {
       seen.add(result.customId);
       if (result.outcome === 'succeeded') {
         const outcome = await batchLineOutcome(this.deps.call, line.input, { key: line.key }, line.policy, line.plan, result.result);
-        const { response } = answeredTurn(line.head, outcome, { conversationId: line.head.conversationId, compacted: line.job.compacted });
+        const { response } = answeredTurn(line.head, outcome, { conversationId: line.head.conversationId, compacted: line.job.compacted, ...(line.job.compaction_cost ? { compactionCost: line.job.compaction_cost } : {}) });
         await this.end(line.row, line.job, line.head, response);
       } else if (result.outcome === 'errored') {
         const failure = toClientError(result.error, line.plan.model.vendor);

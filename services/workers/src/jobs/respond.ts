@@ -79,7 +79,7 @@ export function responseRunHandler(deps: Deps) {
     }
     if (stored.status !== 'queued') return;
     const head = job.head as unknown as ResponseHead;
-    const turn = { conversationId: head.conversationId, compacted: job.compacted };
+    const turn = { conversationId: head.conversationId, compacted: job.compacted, ...(job.compaction_cost ? { compactionCost: job.compaction_cost } : {}) };
     const end = async (response: Record<string, unknown>) => {
       const updated = await deps.conversations.updateResponse({ ...query, response, organization_retention_days: job.organization_retention_days });
       if (updated.delete_after_response && head.conversationId) {
