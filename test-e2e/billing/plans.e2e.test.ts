@@ -142,6 +142,14 @@ describe('zero balance, second organizations and spend limits', () => {
     expect(result.status).toBe(200);
     expect(result.svc!.plan).toMatchObject({ tier: 'free', reason: 'zero_balance' });
     expect(result.headers.get('x-svc-balance-micros')).toBe('0');
+    // Under auto it is routed again among the Free models; the first message of a session is still its first.
+    const client = clientFor(org.apiKey);
+    const session = `zero-${randomBytes(4).toString('hex')}`;
+    const first = await call(client, { messages: [{ role: 'user', content: `Explain briefly what a heap is. ${session}` }], svc: { session_id: session } } as never);
+    expect(first.status).toBe(200);
+    expect(first.svc!.routing).toMatchObject({ trigger: 'no_prior_decision' });
+    const again = await call(client, { messages: [{ role: 'user', content: `Explain briefly what a heap is. ${session}` }], svc: { session_id: session } } as never);
+    expect(again.svc!.routing).toMatchObject({ trigger: 'cache_hit' });
   });
 
   it('refuses a person’s second organization at zero with 402 insufficient_credits (no Free allowance)', async () => {

@@ -33,7 +33,7 @@ export interface Candidate {
 export async function chooseCandidates(deps: CallDeps, input: ChatRequestInput, caller: Caller, plan: CallPlan): Promise<{ route: RouteDecision; candidates: Candidate[] }> {
   const { key } = caller;
   let decision = plan.route;
-  if (plan.admission.free && key.plan !== 'free') decision = await route(deps, plan.query, true, plan.auto);
+  if (plan.admission.free && key.plan !== 'free') decision = sameJudgement(await route(deps, plan.query, true, plan.auto), plan.route);
   const byokVendors = key.byok_vendors ?? [];
   if (plan.byokNamed) decision = { ...decision, candidates: decision.candidates.filter((candidate) => byokVendors.includes(candidate.vendor)) };
 
@@ -43,6 +43,21 @@ export async function chooseCandidates(deps: CallDeps, input: ChatRequestInput, 
     throw new ServiceError('no_provider_available', `'${ordered[0].model}' is not healthy right now and fallback is none.`);
   }
   return { route: decision, candidates: await servingCandidates(deps, caller, ordered) };
+}
+
+/**
+ * A paid organization at zero is routed again among the Free models once admission says so. That
+ * second pass reads the session the first one just wrote, so it would report the same message as a
+ * `cache_hit`: the judgement of the job (trigger, reason, classification) is the first pass's; the
+ * pick and what follows from it (floor, effort, sticky) are the second's.
+ */
+function sameJudgement(free: RouteDecision, first: RouteDecision): RouteDecision {
+  if (!free.routing || !first.routing) return free;
+  const { trigger, reason, classifier, confidence, task, task_type, difficulty, band, stakes, biased, cell } = first.routing;
+  const judged = Object.fromEntries(Object.entries({ trigger, reason, classifier, confidence, task, task_type, difficulty, band, stakes, biased, cell }).filter(([, value]) => value !== undefined));
+  const routing = { ...free.routing };
+  for (const name of ['trigger', 'reason', 'classifier', 'confidence', 'task', 'task_type', 'difficulty', 'band', 'stakes', 'biased', 'cell'] as const) delete routing[name];
+  return { ...free, routing: { ...routing, ...judged } };
 }
 
 /** The models of `ordered` with where each is served: the organization's own key for its vendor where it has one. */
