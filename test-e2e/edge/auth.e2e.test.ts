@@ -74,6 +74,11 @@ describe('authentication (spec: Authentication 1–5)', () => {
     const result = await post('/chat/completions', { authorization: `Bearer ${apiKey}` });
     expect(result.status).toBe(403);
     expect(result.json).toEqual(envelope('organization_suspended', 'permission_error'));
+    // The key is known: the refusal carries its rate-limit headers (RULINGS 6); elsewhere none are due.
+    expect(result.headers.get('x-ratelimit-limit-requests')).toMatch(/^\d+$/);
+    const models = await fetch(`${fleetState().baseUrl}/models`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(models.status).toBe(403);
+    expect(models.headers.get('x-ratelimit-limit-requests')).toBeNull();
   });
 
   it('a key without the chat scope is 403 insufficient_scope on chat completions', async () => {

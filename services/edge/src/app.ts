@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps): express.Express {
   // Spec (POST /v1/public/analyze): bodies over 1 MB are 413.
   const analyzerJson = [refuseDeclaredOverLimit(ANALYZER_BODY_LIMIT_BYTES), express.json({ limit: ANALYZER_BODY_LIMIT_BYTES, type: () => true, strict: false })];
   v1.post('/public/analyze', analyzerJson, handle(analyzeHandler(deps.analyzer)));
-  v1.use(requireKey(deps.keyCache, deps.lookupKey));
+  v1.use(requireKey(deps.keyCache, deps.lookupKey, deps.chat.keyLimiter));
   v1.get('/models', handle(listModelsHandler(deps.catalog)));
   v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
   // Chat, embeddings and responses: a refused body still carries the key's rate-limit headers.

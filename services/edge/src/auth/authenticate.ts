@@ -22,6 +22,13 @@ const MISSING_KEY_HEADERS = { 'www-authenticate': 'Bearer realm="svc"' };
  * suspended organization (403 organization_suspended).
  */
 export async function authenticate(key: string | undefined, cache: KeyCache, lookup: (hash: string) => Promise<KeyRecord__Output>, now = Date.now()): Promise<KeyRecord__Output> {
+  const record = await identify(key, cache, lookup, now);
+  refuseSuspended(record);
+  return record;
+}
+
+/** The key's record, or the 401 refusals (missing, incorrect, revoked, expired): before the key is known. */
+export async function identify(key: string | undefined, cache: KeyCache, lookup: (hash: string) => Promise<KeyRecord__Output>, now = Date.now()): Promise<KeyRecord__Output> {
   if (!key) {
     throw new ServiceError('invalid_api_key', 'You did not provide an API key. Send it as "Authorization: Bearer <API_KEY>" or in the x-api-key header.', { headers: MISSING_KEY_HEADERS });
   }
@@ -29,8 +36,12 @@ export async function authenticate(key: string | undefined, cache: KeyCache, loo
   const record = await cache.get(hash, lookup);
   if (record.revoked) throw new ServiceError('invalid_api_key', 'The API key provided has been revoked.');
   if (Number(record.expires_at_ms) > 0 && Number(record.expires_at_ms) <= now) throw new ServiceError('key_expired', 'The API key provided has expired.');
-  if (record.organization_status === 'suspended') throw new ServiceError('organization_suspended', 'Your organization is suspended.');
   return record;
+}
+
+/** 403 organization_suspended: the key is known by then. */
+export function refuseSuspended(record: KeyRecord__Output): void {
+  if (record.organization_status === 'suspended') throw new ServiceError('organization_suspended', 'Your organization is suspended.');
 }
 
 /** Scope check (spec: Authentication 4). */
