@@ -37,10 +37,39 @@ describe('fallback policies (svc.fallback / x-svc-fallback)', () => {
     expect(result.json.svc.vendor).toBe('vendor-1');
   });
 
-  it.each(['none', 'cross_vendor'])('a named model that cannot do what is asked is 400 unsupported_for_model naming the field, never swapped (fallback %s)', async (fallback) => {
+  it.each(['none', 'cross_vendor'])('the decision model (named only, no fallbacks) with tools is 400 unsupported_for_model naming the field (fallback %s)', async (fallback) => {
     const result = await call(state.baseUrl, { 'x-svc-fallback': fallback }, { model: 'vendor-8/decision-1.13.0', tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] });
     expect(result.status).toBe(400);
     expect(result.json.error).toMatchObject({ code: 'unsupported_for_model', type: 'invalid_request_error', param: 'tools' });
+  });
+
+  describe('a named model that fails a capability check (vendor-4/atlas-3.1-8b takes no tools)', () => {
+    const NO_TOOLS = 'vendor-4/atlas-3.1-8b';
+    const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }];
+
+    it.each([
+      ['same_vendor', ['vendor-4']],
+      ['cross_vendor', undefined],
+    ] as const)('fallback %s: served by a model of its class that takes tools', async (fallback, vendors) => {
+      const result = await call(state.baseUrl, { 'x-svc-fallback': fallback }, { model: NO_TOOLS, tools });
+      expect(result.status).toBe(200);
+      expect(result.json.svc.model_served).not.toBe(NO_TOOLS);
+      expect(result.json.model).toBe(result.json.svc.model_served);
+      if (vendors) expect(vendors).toContain(result.json.svc.vendor);
+    });
+
+    it('fallback none: 400 unsupported_parameter naming tools', async () => {
+      const result = await call(state.baseUrl, { 'x-svc-fallback': 'none' }, { model: NO_TOOLS, tools });
+      expect(result.status).toBe(400);
+      expect(result.json.error).toMatchObject({ code: 'unsupported_parameter', type: 'invalid_request_error', param: 'tools' });
+    });
+
+    it('an image with fallback none: 400 unsupported_for_model naming messages', async () => {
+      const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' } };
+      const result = await call(state.baseUrl, { 'x-svc-fallback': 'none' }, { model: NO_TOOLS, messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, image] }] });
+      expect(result.status).toBe(400);
+      expect(result.json.error).toMatchObject({ code: 'unsupported_for_model', param: 'messages' });
+    });
   });
 
   it('svc.vendors never takes away the named model itself', async () => {

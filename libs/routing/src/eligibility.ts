@@ -81,11 +81,16 @@ export function contextRefusal(inputTokens: number, window: number, whose: strin
 }
 
 /**
- * A named model that cannot do what is asked: 400 unsupported_for_model naming the field, or
- * context_length_exceeded with the numbers (spec: Errors). Never a fallback to another model.
+ * A named model that cannot do what is asked, with no fallback that can (spec: Errors): tools
+ * are 400 unsupported_parameter ("tools sent to a named model that cannot take them through the
+ * service"; the decision model's own row says unsupported_for_model), images and json_schema 400
+ * unsupported_for_model naming the field, the context window context_length_exceeded with the numbers.
  */
 export function namedRefusal(model: ChatModel, need: Lacking): ServiceError {
   if (need.kind === 'context') return contextRefusal(need.inputTokens, need.largestWindow, `the model '${model.id}' has a`);
+  if (need.kind === 'capability' && need.need === 'tools' && !model.named_only) {
+    return new ServiceError('unsupported_parameter', `The model '${model.id}' cannot take tools through the service, and svc.fallback allows no model of its class that can.`, { param: 'tools' });
+  }
   if (need.kind === 'capability') return new ServiceError('unsupported_for_model', `The model '${model.id}' cannot ${NEED_WORDS[need.need]}.`, { param: NEED_PARAM[need.need] });
   return new ServiceError('no_provider_available', `No provider can serve '${model.id}' for this request.`);
 }

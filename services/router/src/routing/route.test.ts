@@ -89,10 +89,34 @@ describe('named models', () => {
     expect(error.code).toBe('model_not_found');
   });
 
-  it.each(['none', 'cross_vendor'])('a named model that cannot take tools is 400 unsupported_for_model naming tools (fallback %s)', async (fallback) => {
+  it('a named model that cannot take tools, fallback none: 400 unsupported_parameter naming tools', async () => {
     const noTools = catalog.chatModels.find((model) => !model.capabilities.tools && !model.named_only)!;
-    const error = await failure(route(request({ model: noTools.id, fallback, needs: { ...base.needs!, tools: true } })));
-    expect([error.code, error.status, error.param]).toEqual(['unsupported_for_model', 400, 'tools']);
+    const error = await failure(route(request({ model: noTools.id, fallback: 'none', needs: { ...base.needs!, tools: true } })));
+    expect([error.code, error.status, error.param]).toEqual(['unsupported_parameter', 400, 'tools']);
+  });
+
+  it.each([
+    ['tools', { tools: true }, 'tools'],
+    ['vision', { vision: true }, 'vision'],
+    ['json_schema', { json_schema: true }, 'json_schema'],
+  ] as const)('a named model that fails a capability check (%s) falls back by svc.fallback to models of its class that can', async (_name, needs, capability) => {
+    const lacking = catalog.chatModels.filter((model) => !model.capabilities[capability] && !model.named_only);
+    for (const model of lacking) {
+      const sameClass = catalog.chatModels.filter((other) => other.id !== model.id && !other.named_only && other.tier === model.tier && other.capabilities[capability]);
+      for (const fallback of ['same_vendor', 'cross_vendor'] as const) {
+        const allowed = sameClass.filter((other) => fallback === 'cross_vendor' || other.vendor === model.vendor);
+        const routed = route(request({ model: model.id, fallback, needs: { ...base.needs!, ...needs } }));
+        if (allowed.length === 0) {
+          const error = await failure(routed);
+          expect(error.code).toBe(capability === 'tools' ? 'unsupported_parameter' : 'unsupported_for_model');
+          continue;
+        }
+        const decision = await routed;
+        expect(decision.candidates.length).toBeGreaterThan(0);
+        for (const candidate of decision.candidates) expect(allowed.map((other) => other.id)).toContain(candidate.model);
+      }
+    }
+    expect(lacking.length).toBeGreaterThan(0);
   });
 
   it('a named model whose window the input does not fit is 400 context_length_exceeded with the numbers', async () => {
