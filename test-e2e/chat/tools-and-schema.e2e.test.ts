@@ -79,4 +79,13 @@ describe.each([
     expect(typeof parsed.name).toBe('string');
     expect(Number.isInteger(parsed.age)).toBe(true);
   });
+
+  it('takes a json_schema with no name (the spec requires only the schema)', async () => {
+    const completion = await client.chat.completions.create({
+      model,
+      response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } } } as never,
+      messages: [{ role: 'user', content: 'name a city' }],
+    });
+    expect(typeof JSON.parse(completion.choices[0].message.content!).city).toBe('string');
+  });
 });

@@ -134,7 +134,7 @@ const ToolChoice = z.union([z.enum(['auto', 'none', 'required']), z.object({ typ
 const ResponseFormat = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text') }),
   z.object({ type: z.literal('json_object') }),
-  z.object({ type: z.literal('json_schema'), json_schema: z.object({ name: z.string(), description: opt(z.string()), schema: JsonObject, strict: opt(z.boolean()) }) }),
+  z.object({ type: z.literal('json_schema'), json_schema: z.object({ name: opt(z.string()), description: opt(z.string()), schema: JsonObject, strict: opt(z.boolean()) }) }),
 ]);
 
 /** Refused with 400 unsupported_parameter when given (not null). */
@@ -257,7 +257,7 @@ const RULES: Record<string, string> = {
   'stream_options.include_usage': 'must be a boolean',
   response_format: 'must be an object with a type',
   'response_format.type': "must be 'text', 'json_object' or 'json_schema'",
-  'response_format.json_schema': 'must be an object {name, schema, strict} with a string name and an object schema',
+  'response_format.json_schema': 'must be an object {name, schema, strict} with an object schema (and a string name, when given)',
   reasoning_effort: `must be one of ${REASONING_EFFORTS.join(', ')}`,
   user: 'must be a string',
   metadata: 'must be an object of string values',

@@ -102,7 +102,7 @@ describe('parseChatRequest refusals', () => {
     ['json_schema without json_schema', withUser({ response_format: { type: 'json_schema' } }), {}, 'invalid_value', 'response_format.json_schema'],
     ['json_schema without a schema', withUser({ response_format: { type: 'json_schema', json_schema: { name: 'answer' } } }), {}, 'invalid_value', 'response_format.json_schema'],
     ['json_schema with a schema that is not an object', withUser({ response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: 'string' } } }), {}, 'invalid_value', 'response_format.json_schema'],
-    ['json_schema without a name', withUser({ response_format: { type: 'json_schema', json_schema: { schema: { type: 'object' } } } }), {}, 'invalid_value', 'response_format.json_schema'],
+    ['json_schema with a name that is not a string', withUser({ response_format: { type: 'json_schema', json_schema: { name: 7, schema: { type: 'object' } } } }), {}, 'invalid_value', 'response_format.json_schema'],
     ['json_schema with a strict that is not a boolean', withUser({ response_format: { type: 'json_schema', json_schema: { name: 'a', schema: {}, strict: 'yes' } } }), {}, 'invalid_value', 'response_format.json_schema'],
     // other fields
     ['an unknown reasoning_effort', withUser({ reasoning_effort: 'max' }), {}, 'invalid_value', 'reasoning_effort'],
@@ -240,6 +240,8 @@ describe('parseChatRequest normalisation', () => {
     const schema = { type: 'object', properties: { answer: { type: 'string' } } };
     expect(parseChatRequest(withUser({ response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } } }), {}).responseFormat).toEqual({ type: 'json_schema', name: 'answer', schema, strict: true });
     expect(parseChatRequest(withUser({ response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } } }), {}).responseFormat).toEqual({ type: 'json_schema', name: 'answer', schema });
+    // Only the schema is required (spec: response_format); the vendors that want a name get one.
+    expect(parseChatRequest(withUser({ response_format: { type: 'json_schema', json_schema: { schema } } }), {}).responseFormat).toEqual({ type: 'json_schema', name: 'response', schema });
   });
 
   it('passes reasoning_effort, user, metadata and stream through; accepts store and stream_options', () => {

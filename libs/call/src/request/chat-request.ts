@@ -178,7 +178,8 @@ function normaliseResponseFormat(format: ChatRequestBody['response_format']): Re
   if (!format) return undefined;
   if (format.type !== 'json_schema') return { type: format.type };
   const { name, schema, strict } = format.json_schema;
-  return { type: 'json_schema', name, schema, ...(typeof strict === 'boolean' ? { strict } : {}) };
+  // Spec (response_format): only the schema is required; vendors that want a name get `response`.
+  return { type: 'json_schema', name: name ?? 'response', schema, ...(typeof strict === 'boolean' ? { strict } : {}) };
 }
 
 /**
