@@ -63,6 +63,8 @@ describe('POST /v1/responses and the stored turn (openai SDK)', () => {
     const response = await client.responses.create({ model: MODEL, input: 'Do not keep this.', store: false });
     expect(response.store).toBe(false);
     expect((response as unknown as { conversation: unknown }).conversation).toBeNull();
+    // Its output items still carry item ids of the message form.
+    expect(response.output[0]).toMatchObject({ type: 'message', id: expect.stringMatching(/^msg_[0-9a-f]{32}$/) });
     await expect(client.responses.retrieve(response.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
   });
 

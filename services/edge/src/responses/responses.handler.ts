@@ -302,7 +302,9 @@ function completeTurnQuery(deps: ResponsesDeps, key: KeyRecord__Output, turn: Tu
  * response as stored (output items carry their stored ids). With store false nothing is kept.
  */
 async function storeTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn, response: Record<string, unknown>, output: OutputItem[]): Promise<{ response: Record<string, unknown>; deleteAfter: boolean }> {
-  if (!turn.input.store) return { response, deleteAfter: false };
+  // Nothing is kept, but the output items still get item ids of their own (msg_ / fc_ + 32 hex),
+  // as a stored turn's do; the stream form (msg_<response id>_<index>) is for a stream's events.
+  if (!turn.input.store) return { response: { ...response, output: output.map((item) => ({ ...item, id: item.type === 'message' ? ids.message() : ids.functionCall() })) }, deleteAfter: false };
   const completed = await deps.conversations.completeTurn(completeTurnQuery(deps, key, turn, response));
   const stored = { ...completed.response, output: withStoredIds(output, completed.output_ids) };
   // The next turn from this response starts from the edge's copy (unless retention 0 deletes it
