@@ -240,6 +240,9 @@ describe('conversation endpoints (openai SDK)', () => {
     expect(svcOf(created)).toMatchObject({ entries: 1 });
     expect(await client.conversations.retrieve(created.id)).toMatchObject({ id: created.id, metadata: { topic: 'demo' } });
     expect(await client.conversations.update(created.id, { metadata: { topic: 'changed' } })).toMatchObject({ metadata: { topic: 'changed' } });
+    // A body without metadata replaces nothing.
+    const untouched = await fetch(`${state.baseUrl}/conversations/${created.id}`, { method: 'POST', headers: { authorization: `Bearer ${state.apiKey}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(await untouched.json()).toMatchObject({ id: created.id, metadata: { topic: 'changed' } });
     const added = await client.conversations.items.create(created.id, { items: [{ type: 'message', role: 'user', content: 'Another.' }] });
     expect(added.data).toHaveLength(1);
     const listed = await client.conversations.items.list(created.id, { limit: 1, order: 'desc' });
@@ -251,6 +254,19 @@ describe('conversation endpoints (openai SDK)', () => {
     expect(deleted).toMatchObject({ id: created.id, object: 'conversation.deleted', deleted: true });
     await expect(client.conversations.retrieve(created.id)).rejects.toMatchObject({ status: 404, code: 'conversation_not_found' });
   });
+
+  it('items of several MB in one request are stored (the service-to-service messages take what the 32 MB body limit lets in)', async () => {
+    // Each over grpc's default 4 MiB message, within the thread's 2,000,000 estimated tokens.
+    const created = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'x'.repeat(4_500_000) }] });
+    expect(svcOf(created)).toMatchObject({ entries: 1 });
+    const conversation = await client.conversations.create({ items: [{ type: 'message', role: 'user', content: 'A start.' }] });
+    const added = await client.conversations.items.create(conversation.id, { items: Array.from({ length: 3 }, (_, index) => ({ type: 'message' as const, role: 'user' as const, content: `${index}`.repeat(1_500_000) })) });
+    expect(added.data).toHaveLength(3);
+    const listed = await client.conversations.items.list(conversation.id, { limit: 10 });
+    expect(listed.data).toHaveLength(4);
+    await client.conversations.delete(created.id);
+    await client.conversations.delete(conversation.id);
+  }, 60_000);
 
   it('a thread holds at most 4000 entries: the turn past it is refused before any vendor work', async () => {
     const items = Array.from({ length: 3999 }, (_, index) => ({ type: 'message' as const, role: 'user' as const, content: `note ${index}` }));

@@ -42,7 +42,9 @@ export interface ServiceRegistration {
 
 /** Starts a gRPC server with grpc.health.v1 registered (overall and per service status SERVING). */
 export async function startGrpcServer(options: { host: string; port: number; services: ServiceRegistration[] }): Promise<GrpcServer> {
-  const server = new grpc.Server({ 'grpc.keepalive_permit_without_calls': 1 });
+  // Messages as large as the clients may send (a 32 MB request body becomes one AddItems or
+  // CompleteTurn message): grpc's default receive limit is 4 MiB.
+  const server = new grpc.Server({ 'grpc.keepalive_permit_without_calls': 1, 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   for (const service of options.services) server.addService(service.definition, service.implementation);

@@ -45,10 +45,14 @@ export function conversationHandlers(deps: ConversationDeps) {
     get: async (req: Request, res: Response): Promise<void> => {
       res.status(200).json(await deps.conversations.getConversation(context(req, res)));
     },
-    /** POST /v1/conversations/{id}: replaces metadata. */
+    /** POST /v1/conversations/{id}: replaces metadata (a body without `metadata` changes nothing; `null` clears it). */
     update: async (req: Request, res: Response): Promise<void> => {
       const query = context(req, res);
       const body = bodyOf(req);
+      if (body.metadata === undefined) {
+        res.status(200).json(await deps.conversations.getConversation(query));
+        return;
+      }
       res.status(200).json(await deps.conversations.updateConversation({ ...query, metadata: parseMetadata(body.metadata) }));
     },
     delete: async (req: Request, res: Response): Promise<void> => {
