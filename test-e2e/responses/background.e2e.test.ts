@@ -44,6 +44,8 @@ describe('background responses', () => {
     const queued = (await client.responses.create({ model: MODEL, input: 'Say hello from the background.', background: true }, { headers: { 'x-sim-fault': 'hang:1500' } })) as unknown as Stored;
     expect(Date.now() - started).toBeLessThan(1500);
     expect(queued).toMatchObject({ status: 'queued', background: true, error: null, output: [] });
+    // RULINGS 2: svc.cache and svc.tier are always present.
+    expect((queued as unknown as { svc: Record<string, unknown> }).svc).toMatchObject({ cost_micros: 0, cache: { read_tokens: 0, write_tokens: 0, ttl_applied: '' }, tier: { requested: 'standard' } });
     expect(queued.id).toMatch(/^resp_[0-9a-f]{32}$/);
     expect(queued.conversation?.id).toMatch(/^conv_[0-9a-f]{32}$/);
     // Readable at once, still queued while it runs.
@@ -104,7 +106,7 @@ describe('background responses', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     const cancelled = await cancel(queued.id);
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ id: queued.id, object: 'response', status: 'cancelled', background: true, error: { code: 'cancelled' } });
+    expect(cancelled.body).toMatchObject({ id: queued.id, object: 'response', status: 'cancelled', background: true, error: { code: 'cancelled' }, svc: { cost_micros: 0, cache: { read_tokens: 0, write_tokens: 0, ttl_applied: '' } } });
     await new Promise((resolve) => setTimeout(resolve, 4500));
     expect(((await client.responses.retrieve(queued.id)) as unknown as Stored).status).toBe('cancelled');
     expect(await ledgerRows(queued.id)).toHaveLength(0);

@@ -174,7 +174,9 @@ async function prepareTurn(deps: ResponsesDeps, key: KeyRecord__Output, input: R
  */
 async function queueTurn(deps: ResponsesDeps, background: BackgroundQueue, key: KeyRecord__Output, turn: Turn, req: Request, res: Response, batchModel?: ChatModel): Promise<void> {
   const tier = planTier(turn.input.chat.svc.deadlineMs, { background: true });
-  const svc = { cost_micros: 0, ...(turn.conversationId ? { session_id: turn.conversationId } : {}), tier: { requested: tier.requested }, ...(turn.compacted ? { compacted: true } : {}) };
+  // RULINGS 2: cache and tier are always present — also on the queued object, and on the
+  // cancelled or failed one made from it before anything was served.
+  const svc = { cost_micros: 0, ...(turn.conversationId ? { session_id: turn.conversationId } : {}), cache: { read_tokens: 0, write_tokens: 0, ttl_applied: '' }, tier: { requested: tier.requested }, ...(turn.compacted ? { compacted: true } : {}) };
   const job = (conversationId: string | undefined): ResponseRunJob => ({
     response_id: turn.head.id,
     organization_id: key.organization_id,
