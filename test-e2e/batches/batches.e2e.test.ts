@@ -131,10 +131,25 @@ describe('batches through the official SDK', () => {
     const errors = batch.error_file_id ? await readLines(client, batch.error_file_id) : [];
     expect(output.length + errors.length).toBe(2);
     const std = output.find((line) => line.custom_id === 'std');
-    expect(std.response.body.svc.tier).toEqual({ requested: 'standard', applied: 'standard', fallback: 'no_batch_tier' });
+    // Asked at batch like every line of a batch, served at standard: no_batch_tier.
+    expect(std.response.body.svc.tier).toEqual({ requested: 'batch', applied: 'standard', fallback: 'no_batch_tier' });
     expect(errors).toHaveLength(1);
     expect(errors[0]).toEqual({ id: expect.any(String), custom_id: 'refused', response: { status_code: expect.any(Number), request_id: expect.any(String), body: { error: { message: expect.any(String), type: expect.any(String), param: null, code: expect.any(String) } } }, error: null });
     expect(batch.request_counts!.failed).toBe(1);
+  });
+
+  it('without allow_standard_price a failing line never falls back to a model without a batch tier (no standard price the batch did not allow)', async () => {
+    const org = newOrganization({ credit: '50000000' });
+    const client = sdk(org.apiKey);
+    const lines = Array.from({ length: 3 }, (_, index) => ({ custom_id: `f-${index}`, body: chat(`hello ${index}`, BATCHABLE, { svc: { fallback: 'cross_vendor' } }) }));
+    const created = await createBatch(client, lines, { headers: { 'x-sim-fault': 'status:500', 'x-sim-fault-model': BATCHABLE.split('/')[1]! } });
+    const batch = await settled(client, created.id);
+    expect(batch.status).toBe('completed');
+    const output = batch.output_file_id ? await readLines(client, batch.output_file_id) : [];
+    const errors = batch.error_file_id ? await readLines(client, batch.error_file_id) : [];
+    expect(output.length + errors.length).toBe(3);
+    // Whatever answered did so at the batch tier, on a model that has one.
+    for (const line of output) expect(line.response.body.svc.tier).toEqual({ requested: 'batch', applied: 'batch' });
   });
 
   describe('fails before any line runs, with errors (1-based line) and nothing billed', () => {

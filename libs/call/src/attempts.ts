@@ -117,6 +117,8 @@ export async function tryCandidates<T>(context: AttemptContext, run: (attempt: A
   for (const candidate of context.candidates) {
     if (attempts >= MAX_ATTEMPTS) break;
     const { model } = candidate;
+    // A batch line the batch did not allow at standard price: only models with a batch tier.
+    if (policy.batchTierOnly && !model.batch && model.protocol !== 'decision') continue;
     const { provider, byok } = candidate.serve();
     if (!provider) continue;
     attempts += 1;

@@ -48,14 +48,16 @@ export function planTier(deadlineMs: number | undefined, policy: Pick<CallPolicy
 }
 
 /**
- * svc.tier.fallback of an attempt on `model`: the plan's, or for a background turn that asked for
- * batch, `no_batch_tier` when the model has no batch tier. A named model with a batch tier goes
- * to the organization's vendor-batch pool instead (responses/pool-line.ts, never an attempt
- * here); what still reaches this with a batch-tier model is auto, whose pick is made when its own
- * job runs, served at flex with `synchronous`.
+ * svc.tier.fallback of an attempt on `model`: the plan's; for a batch line (asked at batch) served
+ * by a model without a batch tier, `no_batch_tier` (allowed by svc.allow_standard_price); for a
+ * background turn that asked for batch, `no_batch_tier` when the model has no batch tier. A named
+ * model with a batch tier goes to the organization's vendor-batch pool instead
+ * (responses/pool-line.ts, never an attempt here); what still reaches this with a batch-tier
+ * model is auto, whose pick is made when its own job runs, served at flex with `synchronous`.
  */
 export function tierFallbackFor(plan: TierPlan, model: ChatModel, policy: Pick<CallPolicy, 'background'>): TierFallback | undefined {
-  if (plan.fallback || plan.requested !== 'batch' || !policy.background) return plan.fallback;
+  if (plan.fallback || plan.requested !== 'batch') return plan.fallback;
+  if (!policy.background) return model.batch ? undefined : 'no_batch_tier';
   return model.batch ? 'synchronous' : 'no_batch_tier';
 }
 

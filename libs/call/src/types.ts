@@ -58,6 +58,12 @@ export interface CallPolicy {
   /** svc.tier.fallback the caller already knows of (with `tier`: `no_batch_tier`, `decision`). */
   tierFallback?: TierFallback;
   /**
+   * A batch line of a batch created without svc.allow_standard_price: a candidate without a batch
+   * tier is not tried (a fallback never bills standard price the batch did not allow); the
+   * decision model keeps its own price (`decision`).
+   */
+  batchTierOnly?: boolean;
+  /**
    * Escalation by the model (spec: Escalation; only POST /v1/responses sets it): under auto, with
    * tool_choice auto or absent and a stronger model to go to, the attempts carry the hidden tool
    * that lets the model ask for a stronger one (escalation/escalation.ts).

@@ -35,7 +35,9 @@ describe('checkLine (spec: Batch endpoints, the failure reasons; RULINGS 7)', ()
     expect(refused.message).toContain(BATCHABLE);
     expect(refused.message).toContain('svc.allow_standard_price');
     const allowed = checkLine(catalog, key, text, 3, true);
-    expect('plan' in allowed && allowed.plan).toMatchObject({ tier: 'standard', tierFallback: 'no_batch_tier' });
+    // Asked at batch like every line; its model has no batch tier, so the attempt serves it at standard (no_batch_tier).
+    expect('plan' in allowed && allowed.plan).toMatchObject({ tier: 'batch' });
+    expect('plan' in allowed && allowed.plan && allowed.plan.tierFallback).toBeUndefined();
   });
 
   it('a model the key may not use is model_not_found; auto with no batchable model for the key is no_batch_model', () => {

@@ -100,5 +100,7 @@ export function planLine(catalog: Catalog, key: CallerKey, customId: string, bod
       'body.model',
     );
   }
-  return { plan: { input, tier: 'standard', tierFallback: 'no_batch_tier', estimateMicros: estimate(model, 1, false) }, customId, body };
+  // Asked at batch (tier.requested `batch`, as every line of a batch); its model has no batch tier,
+  // so it is served at standard with tier.fallback `no_batch_tier` (tier.ts, tierFallbackFor).
+  return { plan: { input, tier: 'batch', estimateMicros: estimate(model, 1, false) }, customId, body };
 }

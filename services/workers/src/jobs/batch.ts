@@ -352,6 +352,7 @@ async function runLine(deps: LineDeps, job: BatchLineRunJob, line: BatchLineRunJ
       {
         tier: plan.tier,
         ...(plan.tierFallback ? { tierFallback: plan.tierFallback } : {}),
+        ...(job.allow_standard_price ? {} : { batchTierOnly: true }),
         // Spec (Caching rules 6): a batch line gets ttl `none` unless it sets one, or `5m` when it
         // shares a long prefix with other lines (written by the first, read by the rest).
         cacheTtl,
