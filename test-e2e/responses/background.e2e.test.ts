@@ -101,6 +101,17 @@ describe('background responses', () => {
     expect(done.svc).toMatchObject({ tier: { requested: 'batch', applied: 'flex', fallback: 'no_batch_tier' } });
   });
 
+  it('GET ?stream=true of a response still queued waits for it to end, then replays it (never a completed event for a queued object)', async () => {
+    const queued = (await client.responses.create({ model: MODEL, input: 'Stream me when done.', background: true }, { headers: { 'x-sim-fault': 'hang:1500' } })) as unknown as Stored;
+    const response = await fetch(`${state.baseUrl}/responses/${queued.id}?stream=true`, { headers: { authorization: `Bearer ${state.apiKey}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const events = (await response.text()).split('\n\n').filter((block) => block.startsWith('event: '));
+    const last = JSON.parse(events[events.length - 1]!.split('\ndata: ')[1]!);
+    expect(last).toMatchObject({ type: 'response.completed', response: { id: queued.id, status: 'completed' } });
+    expect(last.response.output.length).toBeGreaterThan(0);
+  });
+
   it('cancel while the turn runs: cancelled, the vendor call cut, nothing billed; GET keeps it cancelled', async () => {
     const queued = (await client.responses.create({ model: MODEL, input: 'Take your time.', background: true }, { headers: { 'x-sim-fault': 'hang:4000' } })) as unknown as Stored;
     await new Promise((resolve) => setTimeout(resolve, 800));

@@ -433,7 +433,10 @@ function withKeyHeaders(deps: Pick<ResponsesDeps, 'keyLimiter'>, handler: (req: 
 }
 
 /** GET /v1/responses/{id} (scope conversations). */
-export function getResponseHandler(deps: Pick<ResponsesDeps, 'conversations' | 'keyLimiter'>) {
+/** How often GET ?stream=true of a queued background response reads it again until it ends. */
+const QUEUED_POLL_MS = 1000;
+
+export function getResponseHandler(deps: Pick<ResponsesDeps, 'conversations' | 'keyLimiter'> & { keepaliveIntervalMs?: number }) {
   return withKeyHeaders(deps, async (req, res, key) => {
     requireScopes(key, ['conversations']);
     const stream = req.query.stream;
@@ -445,10 +448,35 @@ export function getResponseHandler(deps: Pick<ResponsesDeps, 'conversations' | '
       res.status(200).json(stored.response);
       return;
     }
-    // Replay: the stored response's events, rebuilt the same way on every replica.
-    res.status(200).setHeader('content-type', 'text/event-stream; charset=utf-8');
-    res.setHeader('cache-control', 'no-cache');
-    res.end(replayEvents(stored.response, raw === undefined ? -1 : Number(raw)));
+    const after = raw === undefined ? -1 : Number(raw);
+    if (stored.response.status !== 'queued') {
+      // Replay: the stored response's events, rebuilt the same way on every replica.
+      res.status(200).setHeader('content-type', 'text/event-stream; charset=utf-8');
+      res.setHeader('cache-control', 'no-cache');
+      res.end(replayEvents(stored.response, after));
+      return;
+    }
+    // A background response still queued has no terminal event yet: the stream stays open (with
+    // `: keepalive` comments) until it ends, then replays it; a client that leaves stops the wait.
+    const sse = new SseResponse(res, deps.keepaliveIntervalMs ?? 20_000);
+    sse.commit();
+    let gone = false;
+    res.on('close', () => {
+      gone = true;
+    });
+    let current = stored.response;
+    try {
+      while (current.status === 'queued' && !gone) {
+        await new Promise((resolve) => setTimeout(resolve, QUEUED_POLL_MS));
+        if (gone) break;
+        current = (await deps.conversations.getResponse({ organization_id: key.organization_id, response_id: String(req.params.id) })).response;
+      }
+      sse.end(gone ? '' : replayEvents(current, after));
+    } catch (error) {
+      // Deleted while waiting, or the store unreachable: the stream's own error event, then the end.
+      const failure = error instanceof ServiceError ? error : new ServiceError('conversations_unavailable', 'The response could not be read. Please retry.');
+      sse.end(`event: error\ndata: ${JSON.stringify({ type: 'error', code: failure.code, message: failure.message, param: null })}\n\n`);
+    }
   });
 }
 
