@@ -165,6 +165,28 @@ describe('batches in the batch service', () => {
     expect(new Set(errors.map((row) => row.id)).size).toBe(3);
   });
 
+  it('a failure while writing the files gives the batch back at once: the next try ends it (no five-minute lease to wait out)', async () => {
+    const batch = await started(2);
+    await client.batchWork('CommitLines', { organization_id: ORG, batch_id: batch.id, lines: [answered(batch.id, 0), answered(batch.id, 1)] });
+    let failures = 1;
+    const flaky: BatchesDeps = {
+      ...deps,
+      blobs: {
+        ...deps.blobs,
+        put: async (...args: Parameters<BatchesDeps['blobs']['put']>) => {
+          if (failures-- > 0) throw new Error('blob store unavailable');
+          return deps.blobs.put(...args);
+        },
+      },
+    };
+    await expect(endBatch(flaky, batch.id, { cancelGraceMs: 30_000 })).rejects.toThrow('blob store unavailable');
+    expect((await client.getBatch({ organization_id: ORG, batch_id: batch.id })).status).toBe('finalizing');
+    expect(await endBatch(flaky, batch.id, { cancelGraceMs: 30_000 })).toBe('completed');
+    const ended = await client.getBatch({ organization_id: ORG, batch_id: batch.id });
+    expect(ended).toMatchObject({ status: 'completed', request_counts: { total: 2, completed: 2, failed: 0 } });
+    expect(await content(ended.output_file_id as string)).toHaveLength(2);
+  });
+
   it('expires at the window: pending lines batch_expired, the batch expired with its files', async () => {
     const batch = await started(2);
     await client.batchWork('CommitLines', { organization_id: ORG, batch_id: batch.id, lines: [answered(batch.id, 1)] });

@@ -187,6 +187,12 @@ export async function endBatch(deps: BatchesDeps, batchId: string, options: { ca
   } catch (error) {
     await output.discard().catch(() => undefined);
     await errors.discard().catch(() => undefined);
+    // Give the batch back at once so the next tick (this replica or another) writes its files
+    // again, rather than leaving it held for the lease's five minutes; only a replica that died
+    // mid-way waits for the lease to lapse.
+    await deps.pool
+      .query({ name: 'batch.end_release', text: 'UPDATE batch.batch SET lease_until = NULL WHERE id = $1 AND output_file_id IS NULL', values: [batchId] })
+      .catch(() => undefined);
     throw error;
   }
 }
