@@ -51,13 +51,16 @@ export async function chooseCandidates(deps: CallDeps, input: ChatRequestInput, 
  * `cache_hit`: the judgement of the job (trigger, reason, classification) is the first pass's; the
  * pick and what follows from it (floor, effort, sticky) are the second's.
  */
+const JUDGEMENT = ['trigger', 'reason', 'classifier', 'confidence', 'task', 'task_type', 'difficulty', 'band', 'stakes', 'biased', 'cell'] as const;
+
 function sameJudgement(free: RouteDecision, first: RouteDecision): RouteDecision {
   if (!free.routing || !first.routing) return free;
-  const { trigger, reason, classifier, confidence, task, task_type, difficulty, band, stakes, biased, cell } = first.routing;
-  const judged = Object.fromEntries(Object.entries({ trigger, reason, classifier, confidence, task, task_type, difficulty, band, stakes, biased, cell }).filter(([, value]) => value !== undefined));
-  const routing = { ...free.routing };
-  for (const name of ['trigger', 'reason', 'classifier', 'confidence', 'task', 'task_type', 'difficulty', 'band', 'stakes', 'biased', 'cell'] as const) delete routing[name];
-  return { ...free, routing: { ...routing, ...judged } };
+  const routing: Record<string, unknown> = { ...free.routing };
+  for (const name of JUDGEMENT) {
+    if (first.routing[name] === undefined) delete routing[name];
+    else routing[name] = first.routing[name];
+  }
+  return { ...free, routing: routing as RouteDecision['routing'] };
 }
 
 /** The models of `ordered` with where each is served: the organization's own key for its vendor where it has one. */
