@@ -127,12 +127,16 @@ describe('vendor errors once every option is exhausted (spec: Errors)', () => {
     expect(result.json.choices[0].finish_reason).toBe('content_filter');
   });
 
-  it('a stream cut after its first chunk ends with one error event and [DONE]', async () => {
-    const response = await fetch(`${state.baseUrl}/chat/completions`, {
+  /** A streamed call on MODEL with fallback none and a simulated vendor fault. */
+  const streamed = (fault: string, content: string) =>
+    fetch(`${state.baseUrl}/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${state.apiKey}`, ...none, 'x-sim-fault': 'cut:2' },
-      body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'tell me a longer story please' }] }),
+      headers: { authorization: `Bearer ${state.apiKey}`, ...none, 'x-sim-fault': fault },
+      body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content }] }),
     });
+
+  it('a stream cut after its first chunk ends with one error event and [DONE]', async () => {
+    const response = await streamed('cut:2', 'tell me a longer story please');
     expect(response.status).toBe(200);
     const data = (await response.text()).split('\n\n').filter((event) => event.startsWith('data: '));
     expect(data[data.length - 1]).toBe('data: [DONE]');
@@ -141,11 +145,7 @@ describe('vendor errors once every option is exhausted (spec: Errors)', () => {
   });
 
   it('a stream the vendor answered and closed before any content is 502 upstream_error (an unreadable response, not an unavailable vendor)', async () => {
-    const response = await fetch(`${state.baseUrl}/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${state.apiKey}`, ...none, 'x-sim-fault': 'cut:0' },
-      body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'tell me a story' }] }),
-    });
+    const response = await streamed('cut:0', 'tell me a story');
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({ error: { message: expect.any(String), type: 'server_error', param: null, code: 'upstream_error' } });
     expect(response.headers.get('x-svc-vendor')).toBe('vendor-1');

@@ -111,11 +111,11 @@ export function svcObject(context: OutcomeContext, attempt: Attempt, usage: Usag
  * attempt (the first candidate when none started) with the routing (spec: Long calls 2).
  */
 export function failedSvcObject(context: OutcomeContext): Record<string, unknown> {
-  const first = context.route.candidates[0]?.model;
-  const attempted = context.attempted ?? (first ? { vendor: context.deps.catalog.chatModel(first)?.vendor ?? '', model: first } : undefined);
+  const first = context.route.candidates[0];
+  const attempted = context.attempted ?? (first ? { vendor: first.vendor, model: first.model } : undefined);
   return compact({
     call_id: context.plan.callId,
-    vendor: attempted?.vendor || undefined,
+    vendor: attempted?.vendor,
     model_served: attempted?.model,
     routing: renderRouting(context.route.routing),
     cost_micros: 0,

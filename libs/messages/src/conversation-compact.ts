@@ -34,13 +34,8 @@ export const compactionResultKey = (jobId: string) => `compaction:result:${jobId
 export const COMPACTION_RESULT_TTL_SECONDS = 600;
 
 /** What the summary call was billed (its svc.cost_micros and svc.cost money fields); the turn that waited for it reports it in its own svc. */
-export interface CompactionCost {
-  call_id: string;
-  cost_micros: number;
-  vendor_micros: number;
-  service_fee_micros: number;
-  direct_micros: number;
-}
+export const compactionCostSchema = z.object({ cost_micros: z.number(), vendor_micros: z.number(), service_fee_micros: z.number(), direct_micros: z.number() });
+export type CompactionCost = z.infer<typeof compactionCostSchema>;
 
 /** `headers`: a refusal's own response headers (x-svc-balance-micros on a 402, Retry-After). */
 export type CompactionResult = { status: 'done'; item_id: string; cost?: CompactionCost } | { status: 'failed'; code: string; message: string; headers?: Record<string, string> };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMessage } from '@svc/amqp';
+import { compactionCostSchema } from './conversation-compact';
 
 /**
  * response.run v1: a background response's turn (spec: POST /v1/responses `background`, States and
@@ -25,7 +26,7 @@ export const responseRunSchema = z.object({
   /** The history was compacted for this turn before it was queued (svc.compacted). */
   compacted: z.boolean().default(false),
   /** What that summary was billed (reported in the turn's svc.cost_micros and cost). */
-  compaction_cost: z.object({ cost_micros: z.number(), vendor_micros: z.number(), service_fee_micros: z.number(), direct_micros: z.number() }).optional(),
+  compaction_cost: compactionCostSchema.optional(),
   organization_retention_days: z.number().int(),
   /** x-sim-* headers forwarded to the simulator (development and tests only). */
   simulator_headers: z.record(z.string(), z.string()).default({}),

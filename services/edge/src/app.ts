@@ -6,7 +6,8 @@ import { requestId } from './middleware/request-id';
 import { httpMetrics } from './middleware/metrics';
 import { errorHandler, hostRequired, notFound, refuseDeclaredOverLimit, requireBody } from './middleware/errors';
 import { requireKey } from './middleware/auth';
-import { keyLimitsOf, type KeyLimiter } from './limits/key-limits';
+import type { KeyLimiter } from './limits/key-limits';
+import { setRateLimitHeaders } from './calls/ports';
 import type { KeyCache } from './auth/key-cache';
 import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
 import { getModelHandler, listModelsHandler } from './models/models.handler';
@@ -63,11 +64,8 @@ function bodyRefusalRateLimitHeaders(keyLimiter: KeyLimiter) {
       next(error);
       return;
     }
-    keyLimiter.peek(key.key_id, keyLimitsOf(key)).then(
-      (headers) => {
-        if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        next(error);
-      },
+    setRateLimitHeaders(keyLimiter, key, res).then(
+      () => next(error),
       () => next(error),
     );
   };

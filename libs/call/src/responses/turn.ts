@@ -11,7 +11,15 @@ export interface TurnContext {
   /** Stored history was summarized before this turn. */
   compacted: boolean;
   /** What that summary was billed (its own call): the turn's svc reports it in cost_micros and cost. */
-  compactionCost?: { cost_micros: number; vendor_micros: number; service_fee_micros: number; direct_micros: number };
+  compactionCost?: SummaryCost;
+}
+
+/** The money fields of a compaction summary's bill (libs/messages CompactionCost has this shape). */
+export interface SummaryCost {
+  cost_micros: number;
+  vendor_micros: number;
+  service_fee_micros: number;
+  direct_micros: number;
 }
 
 /** The output cap was hit: status `incomplete`, incomplete_details.reason `max_output_tokens`. */
@@ -30,7 +38,7 @@ export function turnSvc(svc: Record<string, unknown>, turn: TurnContext): Record
  * own key, billed to the organization as its own call) is added to cost_micros and to the cost
  * object's vendor, service-fee and direct amounts; saved_micros stays direct − cost.
  */
-function withCompactionCost(svc: Record<string, unknown>, extra: NonNullable<TurnContext['compactionCost']>): Record<string, unknown> {
+function withCompactionCost(svc: Record<string, unknown>, extra: SummaryCost): Record<string, unknown> {
   const add = (value: unknown, more: number) => (typeof value === 'number' ? value : 0) + more;
   const out: Record<string, unknown> = { ...svc, cost_micros: add(svc.cost_micros, extra.cost_micros) };
   if (svc.cost && typeof svc.cost === 'object') {

@@ -36,6 +36,11 @@ export async function withRateLimitHeaders(keyLimiter: KeyLimiter, key: CallerKe
   for (const [name, value] of Object.entries(headers)) if (!(name in error.headers)) error.headers[name] = value;
 }
 
+/** The key's rate-limit headers, read without taking, set on `res` (a refusal before any handler ran: RULINGS 6). */
+export async function setRateLimitHeaders(keyLimiter: Pick<KeyLimiter, 'peek'>, key: CallerKey, res: Response): Promise<void> {
+  applyHeaders(res, await keyLimiter.peek(key.key_id, keyLimitsOf(key)));
+}
+
 export function applyHeaders(res: Response, headers: Record<string, string>): void {
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

@@ -3,7 +3,8 @@ import { trace } from '@svc/telemetry';
 import type { KeyRecord__Output } from '@svc/protos';
 import { identify, extractKey, refuseSuspended } from '../auth/authenticate';
 import type { KeyCache } from '../auth/key-cache';
-import { keyLimitsOf, type KeyLimiter } from '../limits/key-limits';
+import type { KeyLimiter } from '../limits/key-limits';
+import { setRateLimitHeaders } from '../calls/ports';
 
 /** The routes whose responses carry the key's rate-limit headers (spec: Limits; RULINGS 6). */
 const RATE_LIMITED = /^\/(chat\/completions|embeddings|responses)(\/|$)/;
@@ -22,11 +23,8 @@ export function requireKey(cache: KeyCache, lookup: (hash: string) => Promise<Ke
           refuseSuspended(record);
         } catch (refusal) {
           if (!keyLimiter || !RATE_LIMITED.test(req.path)) return next(refusal);
-          keyLimiter.peek(record.key_id, keyLimitsOf(record)).then(
-            (headers) => {
-              for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-              next(refusal);
-            },
+          setRateLimitHeaders(keyLimiter, record, res).then(
+            () => next(refusal),
             () => next(refusal),
           );
           return;

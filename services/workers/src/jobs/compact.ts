@@ -13,7 +13,7 @@ export const SUMMARY_MAX_TOKENS = COMPACTION_SUMMARY_MAX_TOKENS;
 function costOf(svc: Record<string, unknown>): CompactionCost {
   const cost = (svc.cost ?? {}) as Record<string, unknown>;
   const micros = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-  return { call_id: String(svc.call_id ?? ''), cost_micros: micros(svc.cost_micros), vendor_micros: micros(cost.vendor_micros), service_fee_micros: micros(cost.service_fee_micros), direct_micros: micros(cost.direct_micros) };
+  return { cost_micros: micros(svc.cost_micros), vendor_micros: micros(cost.vendor_micros), service_fee_micros: micros(cost.service_fee_micros), direct_micros: micros(cost.direct_micros) };
 }
 
 /**
