@@ -35,7 +35,7 @@ interface ErrorBody {
   param: string | null;
   code: string;
 }
-type Outcome = { status: number; headers: Headers; svc?: Svc; error?: ErrorBody };
+type Outcome = { status: number; headers: Headers; svc?: Svc; usage?: OpenAI.CompletionUsage; error?: ErrorBody };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,7 +46,7 @@ function clientFor(apiKey: string): OpenAI {
 async function call(client: OpenAI, body: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>): Promise<Outcome> {
   try {
     const { data, response } = await client.chat.completions.create({ model: 'auto', messages: [{ role: 'user', content: 'Say hello.' }], ...body }).withResponse();
-    return { status: 200, headers: response.headers, svc: (data as unknown as { svc: Svc }).svc };
+    return { status: 200, headers: response.headers, svc: (data as unknown as { svc: Svc }).svc, ...(data.usage ? { usage: data.usage } : {}) };
   } catch (error) {
     if (error instanceof APIError && error.status !== undefined && error.headers) return { status: error.status, headers: error.headers, error: error.error as ErrorBody };
     throw error;
@@ -105,6 +105,18 @@ describe('the Free plan through the API', () => {
     expect(bigInput.error).toMatchObject({ param: 'input_tokens', code: 'free_tier_limit' });
     expect(bigInput.headers.get('x-svc-free-limit')).toBe('input_tokens');
     expect(bigInput.headers.get('retry-after')).toBeNull();
+  });
+
+  it('counts the 16000 input tokens with a tokenizer, not characters / 4: 15,999 words served, 16,001 single letters refused', async () => {
+    const words = (n: number, word: string) => Array.from({ length: n }, () => word).join(' ');
+    // 80,000 characters (an estimate of 20,000 tokens), 15,999 tokens.
+    const under = await call(client, { model: FREE_MODEL, max_tokens: 5, messages: [{ role: 'user', content: words(15_999, 'word') }] });
+    expect(under.status).toBe(200);
+    expect(under.usage?.prompt_tokens).toBe(15_999);
+    // 32,001 characters (an estimate of 8,001 tokens), 16,001 tokens.
+    const over = await call(client, { model: FREE_MODEL, max_tokens: 5, messages: [{ role: 'user', content: words(16_001, 'a') }] });
+    expect(over.status).toBe(429);
+    expect(over.error).toMatchObject({ param: 'input_tokens', code: 'free_tier_limit' });
   });
 
   it('allows 20 requests a minute, then 429 requests_per_minute with Retry-After', async () => {

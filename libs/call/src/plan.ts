@@ -3,7 +3,7 @@ import { ids } from '@svc/ids';
 import { DEFAULT_MAX_TOKENS, FREE_PLAN_LIMITS, type ChatModel } from '@svc/catalog';
 import { routeNamed, type RouteDecision, type RouteQuery } from '@svc/routing';
 import type { ChatRequestInput } from './request/chat-request';
-import { estimateChatTokens, estimateInputTokens } from './tokens';
+import { countInputTokensUpTo, estimateChatTokens, estimateInputTokens } from './tokens';
 import { estimateCall, type CallAdmission } from './billing';
 import { CallLedger, throwFirstFailure } from './ledger';
 import { decisionRefusal } from './decision/questions';
@@ -56,11 +56,15 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
     // served on own keys only (fallbacks too), so it is not refused for missing credit.
     const byokNamed = Boolean(named && (key.byok_vendors ?? []).includes(named.vendor));
     const query = routeQuery(input, caller, inputTokens, auto, policy, decisionModel);
+    // Admission's input_tokens only meets the Free plan's limit: a Free-plan key's is counted with
+    // the tokenizer (the limit is in tokens); others keep the estimate (a paid organization is on
+    // the Free limits only at zero balance, and no paid call pays for encoding its prompt).
+    const admissionInputTokens = key.plan === 'free' ? countInputTokensUpTo(input, FREE_PLAN_LIMITS.max_input_tokens) : inputTokens;
     const admit = (model: ChatModel | undefined) => {
       const estimate = model
         ? estimateCall(deps.catalog, model, { inputTokens, outputTokens: input.maxTokens ?? DEFAULT_MAX_TOKENS, auto, byok: byokNamed, feePercent: deps.catalog.data.plans.paid.service_fee_percent })
         : { micros: 0, listMicros: 0 };
-      return ledger.admit(estimate, { byok: byokNamed, auto, inputTokens, maxTokens: input.maxTokens ?? 0 });
+      return ledger.admit(estimate, { byok: byokNamed, auto, inputTokens: admissionInputTokens, maxTokens: input.maxTokens ?? 0 });
     };
     const takeTokens = (maxOutput: number) => ledger.chargeTokens(estimateChatTokens(inputTokens, input.maxTokens, maxOutput));
     const images = deps.images && input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, signal) : Promise.resolve();

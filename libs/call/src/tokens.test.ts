@@ -1,4 +1,5 @@
-import { estimateChatTokens, estimateEmbeddingTokens } from './tokens';
+import type { VendorMessage } from '@svc/vendors';
+import { countInputTokensUpTo, estimateChatTokens, estimateEmbeddingTokens, estimateInputTokens, IMAGE_CHARACTERS } from './tokens';
 
 describe('estimateChatTokens', () => {
   it('is the input estimate plus max_tokens capped at the model output', () => {
@@ -33,3 +34,32 @@ describe('estimateEmbeddingTokens', () => {
   });
 });
 
+
+describe('countInputTokensUpTo (the Free plan input limit)', () => {
+  const user = (text: string): VendorMessage => ({ role: 'user', content: [{ type: 'text', text }] });
+  const words = (n: number) => Array.from({ length: n }, () => 'word').join(' ');
+
+  it('counts tokens, not characters / 4: 15,999 words are 15,999 tokens although their estimate passes 16,000', () => {
+    const request = { messages: [user(words(15_999))], images: [] };
+    expect(estimateInputTokens(request)).toBeGreaterThan(16_000);
+    expect(countInputTokensUpTo(request, 16_000)).toBe(15_999);
+  });
+
+  it('stops one past the limit, over system prompt, messages and tool calls together', () => {
+    const request = {
+      system: words(6_000),
+      messages: [user(words(5_000)), { role: 'assistant', content: words(3_000), toolCalls: [{ id: 'c', name: 'f', arguments: '{}' }] } as VendorMessage, { role: 'tool', toolCallId: 'c', content: words(3_000) } as VendorMessage],
+      images: [],
+    };
+    expect(countInputTokensUpTo(request, 16_000)).toBe(16_001);
+    // Short single letters: two characters a token, where the estimate counts half of them.
+    const letters = { messages: [user(Array.from({ length: 17_000 }, () => 'a').join(' '))], images: [] };
+    expect(estimateInputTokens(letters)).toBeLessThan(16_000);
+    expect(countInputTokensUpTo(letters, 16_000)).toBe(16_001);
+  });
+
+  it('counts an image as IMAGE_CHARACTERS / 4, in the messages or still to be downloaded', () => {
+    const request = { messages: [{ role: 'user', content: [{ type: 'text', text: 'word' }, { type: 'image', url: 'data:,' }] } as unknown as VendorMessage], images: [{ decoded: true }, { decoded: false }] };
+    expect(countInputTokensUpTo(request, 16_000)).toBe(1 + 2 * (IMAGE_CHARACTERS / 4));
+  });
+});

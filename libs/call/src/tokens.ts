@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_TOKENS } from '@svc/catalog';
 import type { VendorMessage } from '@svc/vendors';
+import { countTokensUpTo } from '@svc/tokenizer';
 
 /**
  * Every token estimate of a call, from one rule (spec: Limits, "estimate ... one token per four
@@ -31,6 +32,34 @@ export function estimateInputTokens(request: { system?: string; messages: readon
   for (const message of request.messages) characters += messageCharacters(message);
   for (const image of request.images) if (!image.decoded) characters += IMAGE_CHARACTERS;
   return tokensForCharacters(characters);
+}
+
+/** The texts a chat request sends: system prompt, message texts, an assistant's tool calls as their JSON. */
+function* requestTexts(request: { system?: string; messages: readonly VendorMessage[] }): Generator<string> {
+  if (request.system) yield request.system;
+  for (const message of request.messages) {
+    if (message.role === 'user') {
+      for (const part of message.content) if (part.type === 'text') yield part.text;
+    } else if (message.role === 'assistant') {
+      if (message.content) yield message.content;
+      if (message.toolCalls?.length) yield JSON.stringify(message.toolCalls);
+    } else yield message.content;
+  }
+}
+
+/**
+ * Input tokens of a chat request counted with a real byte-pair encoding, as far as `limit` (limit
+ * + 1 means more): the Free plan's "16000 input tokens" (spec: Limits) is a count of tokens, which
+ * characters / 4 misjudges both ways (a word and its space is one token, a CJK character about
+ * one). Images count IMAGE_CHARACTERS / 4 each. Only text up to about `limit` tokens is encoded.
+ */
+export function countInputTokensUpTo(request: { system?: string; messages: readonly VendorMessage[]; images: ReadonlyArray<{ decoded: boolean }> }, limit: number): number {
+  let images = 0;
+  for (const message of request.messages) if (message.role === 'user') for (const part of message.content) if (part.type !== 'text') images += 1;
+  for (const image of request.images) if (!image.decoded) images += 1;
+  const imageTokens = images * tokensForCharacters(IMAGE_CHARACTERS);
+  if (imageTokens > limit) return limit + 1;
+  return imageTokens + countTokensUpTo(requestTexts(request), limit - imageTokens);
 }
 
 /** Input tokens of an embeddings request. */

@@ -41,6 +41,13 @@ export const batchLineRunSchema = z.object({
 export type BatchLineRunJob = z.infer<typeof batchLineRunSchema>;
 export const batchLineRun = defineMessage('batch.line.run', 1, batchLineRunSchema);
 
+/**
+ * Redis pub/sub channel on which a batch moved to `cancelling` is announced (message: the batch id),
+ * so the workers running its chunks stop starting lines and cut the calls in flight at once rather
+ * than at their next status check (spec: lines not yet at a vendor are cancelled).
+ */
+export const BATCH_CANCEL_CHANNEL = 'batch:cancel';
+
 /** The ids of a batch line's call: the same on every run of the line, so billing is idempotent on (batch, line). */
 export function lineCallIds(batchId: string, index: number): { callId: string; completionId: string; requestId: string; lineId: string } {
   const hex = createHash('sha256').update(`${batchId}:${index}`).digest('hex');

@@ -6,7 +6,7 @@ import { catalog } from '@svc/catalog';
 import { createRedis } from '@svc/redis';
 import { createAmqpClient } from '@svc/amqp';
 import { forwardedSimulatorHeaders } from './calls/ports';
-import { CONVERSATION_CHANGES_CHANNEL, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
+import { BATCH_CANCEL_CHANNEL, CONVERSATION_CHANGES_CHANNEL, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
 import { onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
@@ -137,6 +137,9 @@ async function main(): Promise<void> {
       start: async (job) => {
         await amqp.waitReady(5000);
         await amqp.publish(batchStart, job);
+      },
+      announceCancel: async (batchId) => {
+        await redis.publish(`${config.REDIS_KEY_PREFIX}${BATCH_CANCEL_CHANNEL}`, batchId);
       },
       retentionDays: config.CONVERSATION_RETENTION_DAYS,
       logger,

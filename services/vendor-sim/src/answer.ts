@@ -1,4 +1,4 @@
-import { decode } from 'gpt-tokenizer';
+import { decode } from '@svc/tokenizer';
 import { createRng, seedOf, type Rng } from './hash';
 import type { Reasoning, SimRequest, ToolSpec } from './request';
 import { generateInstance } from './schema';

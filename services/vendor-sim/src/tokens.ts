@@ -1,43 +1,10 @@
 import { createHash } from 'node:crypto';
-import { decode, encode } from 'gpt-tokenizer';
+import { countTokens, decode, tokenize } from '@svc/tokenizer';
+
+export { countTokens, tokenize };
 
 /** Every image counts the same, whatever its size: the vendors' real image pricing is not simulated. */
 export const IMAGE_TOKENS = 258;
-
-/**
- * Byte-pair encoding is quadratic in the length of one unbroken run of characters (100 KB without
- * a space took seconds and blocked every simulated vendor). Runs longer than this are encoded in
- * slices of this length: linear in the input, and the same count for ordinary text.
- */
-export const MAX_RUN = 200;
-const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
-const HAS_LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1}}`);
-
-function append(ids: number[], more: number[]): void {
-  for (const id of more) ids.push(id);
-}
-
-function encodeBounded(text: string): number[] {
-  if (!HAS_LONG_RUN.test(text)) return encode(text);
-  const ids: number[] = [];
-  let last = 0;
-  for (const match of text.matchAll(LONG_RUN)) {
-    const at = match.index ?? 0;
-    if (at > last) append(ids, encode(text.slice(last, at)));
-    for (let i = 0; i < match[0].length; i += MAX_RUN) append(ids, encode(match[0].slice(i, i + MAX_RUN)));
-    last = at + match[0].length;
-  }
-  if (last < text.length) append(ids, encode(text.slice(last)));
-  return ids;
-}
-
-export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : encodeBounded(text).length;
-}
-
-export function tokenize(text: string): number[] {
-  return text.length === 0 ? [] : encodeBounded(text);
-}
 
 /**
  * Stand-in token ids for an image. They sit above any real vocabulary id so an image never

@@ -2,11 +2,11 @@ import './instrumentation';
 import { createServer, type Server } from 'node:http';
 import { createLogger, throttledWarning } from '@svc/logger';
 import { createAmqpClient, isConnectionError } from '@svc/amqp';
-import { RESPONSE_CANCEL_CHANNEL, batchLineRun, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
+import { BATCH_CANCEL_CHANNEL, RESPONSE_CANCEL_CHANNEL, batchLineRun, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
 import { createRedis } from '@svc/redis';
 import { createBatchClient, createConversationsClient, createUsageOutbox, createUsageSink, type DurableUsageSink } from '@svc/backends';
 import { catalog } from '@svc/catalog';
-import { LineUsageCapture, batchLinesHandler, batchStartHandler, isBatchOutage } from './jobs/batch';
+import { LineUsageCapture, RunningBatches, batchLinesHandler, batchStartHandler, isBatchOutage } from './jobs/batch';
 import { compactionHandler } from './jobs/compact';
 import { RunningTurns, isResponseRunOutage, responseRunHandler } from './jobs/respond';
 import { POOL_QUEUE, ResponsePool } from './jobs/pool';
@@ -52,14 +52,22 @@ async function main(): Promise<void> {
   }
   // Background responses: a flex attempt may take 900 s, so a turn may run for up to about 20 minutes.
   const running = new RunningTurns();
+  const runningBatches = new RunningBatches();
+  // Cancels announced over Redis pub/sub: background responses (the edge) and batches (the edge, once `cancelling`).
+  const responseCancels = `${config.REDIS_KEY_PREFIX}${RESPONSE_CANCEL_CHANNEL}`;
+  const batchCancels = `${config.REDIS_KEY_PREFIX}${BATCH_CANCEL_CHANNEL}`;
+  const channels = [...(consumes(responseRun.name) ? [responseCancels] : []), ...(consumes(batchLineRun.name) ? [batchCancels] : [])];
   let cancels: ReturnType<typeof createRedis> | undefined;
-  if (consumes(responseRun.name)) {
-    cancels = createRedis({ url: config.REDIS_URL, name: 'workers-response-cancel' });
-    cancels.on('error', throttledWarning(logger, 'redis cancel subscription failed: reconnecting (running turns also check their status every 2 s)'));
-    await cancels.subscribe(`${config.REDIS_KEY_PREFIX}${RESPONSE_CANCEL_CHANNEL}`);
-    cancels.on('message', (_channel, responseId: string) => {
-      if (running.cancel(responseId)) logger.info('background response cancelled: cutting its call', { response_id: responseId });
+  if (channels.length > 0) {
+    cancels = createRedis({ url: config.REDIS_URL, name: 'workers-cancels' });
+    cancels.on('error', throttledWarning(logger, 'redis cancel subscription failed: reconnecting (running turns and batch chunks also check their status every few seconds)'));
+    await cancels.subscribe(...channels);
+    cancels.on('message', (channel: string, id: string) => {
+      if (channel === responseCancels && running.cancel(id)) logger.info('background response cancelled: cutting its call', { response_id: id });
+      if (channel === batchCancels && runningBatches.cancel(id)) logger.info('batch cancelling: its lines not started are cancelled and calls in flight cut', { batch_id: id });
     });
+  }
+  if (consumes(responseRun.name)) {
     amqp.consume(responseRun, responseRunHandler({ calls, conversations, running, logger }), {
       logger,
       // Turns wait on the vendor most of the time: many in flight per worker (RESPONSE_RUN_PREFETCH).
@@ -106,6 +114,7 @@ async function main(): Promise<void> {
         catalog,
         logger,
         concurrency: config.BATCH_LINE_CONCURRENCY,
+        running: runningBatches,
       }),
       { logger, prefetch: config.BATCH_CHUNK_PREFETCH, handlerTimeoutMs: 30 * 60_000, isOutage: (error) => isBatchOutage(error, isConnectionError), describe: (job) => ({ batch_id: job.batch_id, organization_id: job.organization_id, lines: job.lines.length }) },
     );

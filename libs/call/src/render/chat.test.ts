@@ -22,6 +22,6 @@ describe('render', () => {
   });
 
   it('renders routing without zero values, keeping explicit', () => {
-    expect(renderRouting({ trigger: 'explicit', line: '', difficulty: 0, confidence: 0, biased: false } as never)).toEqual({ trigger: 'explicit' });
+    expect(renderRouting({ trigger: 'explicit', line: '', difficulty: 0, confidence: 0, biased: false } as never)).toEqual({ trigger: 'explicit', confidence: 0 });
   });
 });

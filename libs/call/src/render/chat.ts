@@ -26,7 +26,8 @@ export function renderRouting(routing: Routing__Output | null | undefined): Reco
     stakes: routing.stakes,
     biased: routing.biased || undefined,
     cell: routing.cell,
-    confidence: routing.line ? routing.confidence : undefined,
+    // Spec (svc.routing): 0 to 1, 0 when no classifier ran — a named model's routing says 0 too.
+    confidence: routing.confidence ?? 0,
     reason: routing.reason,
     trigger: routing.trigger,
     classifier: routing.classifier,

@@ -1,5 +1,5 @@
 import { ServiceError } from '@svc/errors';
-import { parseInputItems, parseResponsesRequest } from './responses-request';
+import { parseInputItems, parseMetadata, parseResponsesRequest } from './responses-request';
 
 const failure = (body: unknown): ServiceError => {
   try {
@@ -104,5 +104,24 @@ describe('parseResponsesRequest', () => {
 describe('parseInputItems', () => {
   it('names refusals under its root', () => {
     expect(() => parseInputItems([{ type: 'function_call', name: 'x' }], 'items')).toThrow(expect.objectContaining({ code: 'missing_field', param: 'items[0].call_id' }));
+  });
+});
+
+describe('parseMetadata (responses, conversations, batches)', () => {
+  it('counts characters as code points: 512 emoji fit, 513 do not; 64-character keys likewise', () => {
+    expect(parseMetadata({ k: '😀'.repeat(512) })).toEqual({ k: '😀'.repeat(512) });
+    expect(() => parseMetadata({ k: '😀'.repeat(513) })).toThrow(expect.objectContaining({ code: 'invalid_value', param: 'metadata' }));
+    expect(parseMetadata({ ['😀'.repeat(64)]: 'v' })).toEqual({ ['😀'.repeat(64)]: 'v' });
+    expect(() => parseMetadata({ ['😀'.repeat(65)]: 'v' })).toThrow(expect.objectContaining({ code: 'invalid_value' }));
+  });
+
+  it('takes up to 16 string pairs; absent or null is {}', () => {
+    const sixteen = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, 'v']));
+    expect(parseMetadata(sixteen)).toEqual(sixteen);
+    expect(() => parseMetadata({ ...sixteen, k16: 'v' })).toThrow(expect.objectContaining({ code: 'invalid_value' }));
+    expect(() => parseMetadata({ k: 1 })).toThrow(expect.objectContaining({ code: 'invalid_value' }));
+    expect(() => parseMetadata([])).toThrow(expect.objectContaining({ code: 'invalid_value' }));
+    expect(parseMetadata(undefined)).toEqual({});
+    expect(parseMetadata(null)).toEqual({});
   });
 });

@@ -66,18 +66,28 @@ const given = (value: unknown) => value !== undefined && value !== null;
 const invalid = (param: string, message: string) => new ServiceError('invalid_value', message, { param });
 const missing = (param: string, message: string) => new ServiceError('missing_field', message, { param });
 
-/** `metadata`: up to 16 keys, keys up to 64 characters, string values up to 512 (spec). */
+/** Characters as a person counts them: Unicode code points (an emoji is one, not two UTF-16 units). */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/**
+ * `metadata` of a response, a conversation or a batch: up to 16 keys, keys up to 64 characters,
+ * string values up to 512 (spec: Limits), counted in characters (code points).
+ */
 export function parseMetadata(value: unknown, param = 'metadata'): Record<string, string> {
   if (!given(value)) return {};
   if (!isObject(value)) throw invalid(param, `'${param}' must be an object of string values.`);
   const entries = Object.entries(value);
-  if (entries.length > MAX_METADATA_KEYS) throw invalid(param, `'${param}' has at most ${MAX_METADATA_KEYS} keys.`);
+  if (entries.length > MAX_METADATA_KEYS) throw invalid(param, `'${param}' has ${entries.length} keys; at most ${MAX_METADATA_KEYS}.`);
   for (const [key, entry] of entries) {
-    if (key.length > MAX_METADATA_KEY_LENGTH) throw invalid(param, `'${param}' keys are at most ${MAX_METADATA_KEY_LENGTH} characters.`);
-    if (typeof entry !== 'string') throw invalid(param, `'${param}' values must be strings.`);
-    if (entry.length > MAX_METADATA_VALUE_LENGTH) throw invalid(param, `'${param}' values are at most ${MAX_METADATA_VALUE_LENGTH} characters.`);
+    if (characterCount(key) > MAX_METADATA_KEY_LENGTH) throw invalid(param, `'${param}' keys are at most ${MAX_METADATA_KEY_LENGTH} characters ('${[...key].slice(0, 20).join('')}…' is longer).`);
+    if (typeof entry !== 'string') throw invalid(param, `'${param}.${key}' must be a string.`);
+    if (characterCount(entry) > MAX_METADATA_VALUE_LENGTH) throw invalid(param, `'${param}.${key}' is longer than ${MAX_METADATA_VALUE_LENGTH} characters.`);
   }
-  return value as Record<string, string>;
+  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 /** `svc.retention_days`: an integer from 0 to 365. */

@@ -1,4 +1,5 @@
 import { ServiceError } from '@svc/errors';
+import { parseMetadata } from '@svc/call';
 import { tokensOf } from './items';
 import type { ThreadTotals } from './history';
 
@@ -26,9 +27,6 @@ export interface ConversationRow {
   createdAt: Date;
 }
 
-export const METADATA_MAX_KEYS = 16;
-export const METADATA_KEY_MAX = 64;
-export const METADATA_VALUE_MAX = 512;
 export const RETENTION_MAX_DAYS = 365;
 const DAY_MS = 86_400_000;
 
@@ -55,22 +53,9 @@ export function renderConversation(row: ConversationRow, stored: ThreadTotals): 
   };
 }
 
-/**
- * Conversation metadata: up to 16 keys, string values; keys up to 64 characters and values up
- * to 512 (the Responses metadata sizes, which the spec gives for metadata in general). Absent or
- * null is {}.
- */
+/** Conversation metadata: the Responses metadata rules (libs/call parseMetadata); absent or null is {}. */
 export function validateMetadata(value: unknown, param = 'metadata'): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new ServiceError('invalid_value', `Invalid type for '${param}': expected an object of string values.`, { param });
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > METADATA_MAX_KEYS) throw new ServiceError('invalid_value', `Invalid '${param}': at most ${METADATA_MAX_KEYS} keys are allowed, got ${entries.length}.`, { param });
-  for (const [key, item] of entries) {
-    if (key.length > METADATA_KEY_MAX) throw new ServiceError('invalid_value', `Invalid '${param}': key '${key.slice(0, 70)}' is longer than ${METADATA_KEY_MAX} characters.`, { param });
-    if (typeof item !== 'string') throw new ServiceError('invalid_value', `Invalid '${param}.${key}': expected a string value.`, { param });
-    if (item.length > METADATA_VALUE_MAX) throw new ServiceError('invalid_value', `Invalid '${param}.${key}': values are at most ${METADATA_VALUE_MAX} characters.`, { param });
-  }
-  return Object.fromEntries(entries) as Record<string, string>;
+  return parseMetadata(value, param);
 }
 
 /** retention_days: an integer 0 to 365. */

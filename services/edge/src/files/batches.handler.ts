@@ -5,6 +5,7 @@ import type { Logger } from '@svc/logger';
 import type { KeyRecord__Output } from '@svc/protos';
 import type { BatchClient } from '@svc/backends';
 import type { BatchStartJob } from '@svc/messages';
+import { parseMetadata } from '@svc/call';
 import { extractKey, requireScopes } from '../auth/authenticate';
 
 /** Batch endpoints (scope chat; spec: Batch endpoints). State is the batch service's; lines run on the workers. */
@@ -12,6 +13,8 @@ export interface BatchesDeps {
   batch: Pick<BatchClient, 'createBatch' | 'getBatch' | 'listBatches' | 'cancelBatch' | 'batchWork'>;
   /** Publishes batch.start (the workers validate and start the batch). */
   start: (job: BatchStartJob) => Promise<void>;
+  /** Announces a batch now `cancelling` to the workers running its lines (best effort: they also poll its status). */
+  announceCancel?: (batchId: string) => Promise<void>;
   /** The organization's retention (days): the output and error files are kept that long. */
   retentionDays: number;
   logger: Logger;
@@ -22,9 +25,6 @@ export interface BatchesDeps {
 /** Spec (Batch endpoints, Limits). */
 export const BATCH_ENDPOINTS = ['/v1/chat/completions'] as const;
 export const COMPLETION_WINDOWS = ['24h'] as const;
-export const MAX_METADATA_PAIRS = 16;
-export const MAX_METADATA_KEY = 64;
-export const MAX_METADATA_VALUE = 512;
 export const MAX_BATCH_LIST_LIMIT = 100;
 
 const invalid = (param: string, message: string) => new ServiceError('invalid_value', message, { param });
@@ -51,18 +51,7 @@ export function parseCreateBatch(body: unknown): { input_file_id: string; endpoi
   if (typeof input.endpoint !== 'string' || !(BATCH_ENDPOINTS as readonly string[]).includes(input.endpoint)) throw invalid('endpoint', `'endpoint' must be '/v1/chat/completions' (the only batch endpoint), not ${JSON.stringify(input.endpoint)}.`);
   const window = input.completion_window ?? '24h';
   if (typeof window !== 'string' || !(COMPLETION_WINDOWS as readonly string[]).includes(window)) throw invalid('completion_window', `'completion_window' must be '24h', not ${JSON.stringify(window)}.`);
-  let metadata: Record<string, string> | null = null;
-  if (input.metadata !== undefined && input.metadata !== null) {
-    if (typeof input.metadata !== 'object' || Array.isArray(input.metadata)) throw invalid('metadata', "'metadata' must be an object of string pairs.");
-    const entries = Object.entries(input.metadata as Record<string, unknown>);
-    if (entries.length > MAX_METADATA_PAIRS) throw invalid('metadata', `'metadata' has ${entries.length} pairs; at most ${MAX_METADATA_PAIRS}.`);
-    for (const [name, value] of entries) {
-      if (name.length > MAX_METADATA_KEY) throw invalid('metadata', `metadata key '${name.slice(0, 20)}…' is longer than ${MAX_METADATA_KEY} characters.`);
-      if (typeof value !== 'string') throw invalid('metadata', `metadata['${name}'] must be a string.`);
-      if (value.length > MAX_METADATA_VALUE) throw invalid('metadata', `metadata['${name}'] is longer than ${MAX_METADATA_VALUE} characters.`);
-    }
-    metadata = Object.fromEntries(entries) as Record<string, string>;
-  }
+  const metadata = input.metadata === undefined || input.metadata === null ? null : parseMetadata(input.metadata);
   let allowStandardPrice = false;
   if (input.svc !== undefined && input.svc !== null) {
     if (typeof input.svc !== 'object' || Array.isArray(input.svc)) throw invalid('svc', "'svc' must be an object.");
@@ -127,7 +116,12 @@ export function batchHandlers(deps: BatchesDeps) {
     /** POST /v1/batches/{id}/cancel. */
     cancel: async (req: Request, res: Response): Promise<void> => {
       const key = keyOf(res);
-      res.status(200).json(await deps.batch.cancelBatch({ organization_id: key.organization_id, batch_id: String(req.params.id) }));
+      const batch = await deps.batch.cancelBatch({ organization_id: key.organization_id, batch_id: String(req.params.id) });
+      if (batch.status === 'cancelling' && deps.announceCancel) {
+        // Best effort: a worker that misses it stops at its next status check (about a second).
+        await deps.announceCancel(String(batch.id)).catch((error: unknown) => deps.logger.warn('batch cancel not announced; its workers stop at their next status check', { batch_id: batch.id, err: error }));
+      }
+      res.status(200).json(batch);
     },
   };
 }

@@ -3,7 +3,7 @@ import { ServiceError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
 import type { BatchObject } from '@svc/backends';
 import type { BatchLineRunJob, BatchStartJob } from '@svc/messages';
-import { LineUsageCapture, batchLinesHandler, batchStartHandler } from './batch';
+import { LineUsageCapture, RunningBatches, batchLinesHandler, batchStartHandler } from './batch';
 
 const logger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined } as unknown as Logger;
 const MODEL = catalog.data.models.find((model) => model.batch)!.id;
@@ -105,6 +105,7 @@ describe('batch.line.run', () => {
       catalog,
       logger,
       concurrency: 2,
+      settleWaitMs: 5,
     };
     return { deps, commits };
   }
@@ -179,5 +180,61 @@ describe('batch.line.run', () => {
     });
     await batchLinesHandler(cancelling.deps as never)(chunk);
     expect(cancelling.commits[0].lines).toEqual([0, 1, 2].map((index) => ({ index, status: 'cancelled' })));
+  });
+  const answered = { head: { id: 'chatcmpl-x', created: 1, model: MODEL }, result: { content: 'ok', finishReason: 'stop', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0, cacheWriteTokens: 0 } }, svc: { cost_micros: 3, cost: { vendor_micros: 2, direct_micros: 6, saved_micros: 3 } }, headers: {}, served: {} };
+
+  it('a line refused for what the chunk\'s other lines hold (quota_exceeded, insufficient_credits) runs again once one settles; refused with none in flight, it fails', async () => {
+    // A spend limit with room for one reservation at a time: a second line in flight is refused.
+    let holding = 0;
+    let refusals = 0;
+    const { deps, commits } = lineDeps('in_progress', [0, 1, 2], async () => {
+      if (holding >= 1) {
+        refusals += 1;
+        throw new ServiceError('quota_exceeded', 'This key’s spend limit is reached.');
+      }
+      holding += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      holding -= 1;
+      return answered;
+    });
+    await batchLinesHandler(deps as never)(chunk);
+    const lines = commits.flatMap((commit) => commit.lines);
+    expect(lines.map((entry: { status: string }) => entry.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(refusals).toBeGreaterThan(0);
+
+    // The limit really reached: refused with nothing else in flight, the line fails at once.
+    const spent = lineDeps('in_progress', [0, 1, 2], async () => {
+      throw new ServiceError('quota_exceeded', 'This key’s spend limit is reached.');
+    });
+    await batchLinesHandler(spent.deps as never)(chunk);
+    const failed = spent.commits.flatMap((commit) => commit.lines);
+    expect(failed).toHaveLength(3);
+    for (const entry of failed) expect(entry).toMatchObject({ status: 'failed', line: { response: { status_code: 429, body: { error: { code: 'quota_exceeded' } } } } });
+  });
+
+  it('an announced cancel stops a running chunk at once: calls in flight cut, lines not started committed cancelled', async () => {
+    const running = new RunningBatches();
+    let started = 0;
+    const { deps, commits } = lineDeps('in_progress', [0, 1, 2], async () => {
+      started += 1;
+      // Hangs until the cancel cuts it (the pipeline returns undefined for a cut call).
+      await new Promise((resolve) => setTimeout(resolve, 60_000).unref());
+      return answered;
+    });
+    const calls = deps.calls.run;
+    deps.calls.run = (async (input: unknown, caller: unknown, policy: never, signal: AbortSignal) =>
+      Promise.race([calls(input, caller, policy), new Promise((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }))])) as never;
+    const done = batchLinesHandler({ ...deps, running, statusCheckMs: 60_000 } as never)(chunk);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toBe(2); // concurrency 2
+    const at = Date.now();
+    expect(running.cancel('batch_1')).toBe(true);
+    await done;
+    expect(Date.now() - at).toBeLessThan(1_000);
+    const lines = commits.flatMap((commit) => commit.lines);
+    expect(lines.map((entry: { index: number; status: string }) => [entry.index, entry.status]).sort()).toEqual([[0, 'cancelled'], [1, 'cancelled'], [2, 'cancelled']]);
+    expect(started).toBe(2);
+    // Once the chunk ended, nothing of it is left registered.
+    expect(running.cancel('batch_1')).toBe(false);
   });
 });

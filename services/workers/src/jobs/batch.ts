@@ -11,6 +11,43 @@ import { MAX_BATCH_ERRORS, checkLine, planLine, type BatchError, type LinePlan }
 /** Refusals that mean a dependency is away, not that a line failed: the job is held and tried again. */
 export const BATCH_OUTAGE_CODES = new Set(['batches_unavailable', 'files_unavailable', 'billing_unavailable', 'auth_unavailable']);
 
+/**
+ * Refusals that the chunk's own lines can cause: each holds a reservation of its estimate until
+ * billing settles its usage, so a key's spend limit, a member's quota or the balance can look
+ * reached while the spend is well below it. A line refused so while others are in flight waits for
+ * one of them to finish and runs again; with none in flight it waits (up to about 2 s after the
+ * chunk's last answer) for billing to settle the answered lines; refused after that, it is real.
+ */
+const RESERVATION_REFUSALS = new Set(['quota_exceeded', 'insufficient_credits']);
+const SETTLE_WAIT_MS = 250;
+const SETTLE_WAIT_STEPS = 8;
+
+/**
+ * The chunks running in this process, by batch: a cancel announced on BATCH_CANCEL_CHANNEL stops
+ * them at once (lines not started are committed cancelled, calls in flight are cut), rather than at
+ * their next status check.
+ */
+export class RunningBatches {
+  private readonly running = new Map<string, Set<() => void>>();
+
+  add(batchId: string, cancel: () => void): () => void {
+    const chunks = this.running.get(batchId) ?? new Set();
+    chunks.add(cancel);
+    this.running.set(batchId, chunks);
+    return () => {
+      chunks.delete(cancel);
+      if (chunks.size === 0 && this.running.get(batchId) === chunks) this.running.delete(batchId);
+    };
+  }
+
+  /** Stops every chunk of the batch running here; false when none is. */
+  cancel(batchId: string): boolean {
+    const chunks = this.running.get(batchId);
+    for (const cancel of chunks ?? []) cancel();
+    return Boolean(chunks?.size);
+  }
+}
+
 export function isBatchOutage(error: unknown, isConnectionError: (error: unknown) => boolean): boolean {
   return isConnectionError(error) || (error instanceof ServiceError && BATCH_OUTAGE_CODES.has(error.code));
 }
@@ -189,6 +226,10 @@ type LineDeps = {
   concurrency: number;
   /** How often a running chunk asks whether its batch was cancelled or expired. */
   statusCheckMs?: number;
+  /** A step of the wait for billing to settle answered lines before a refusal counts (RESERVATION_REFUSALS). */
+  settleWaitMs?: number;
+  /** Where a running chunk registers, so an announced cancel reaches it at once. */
+  running?: RunningBatches;
   /** Commit outcomes in groups of this many (or every flushMs). */
   commitEvery?: number;
   flushMs?: number;
@@ -230,6 +271,10 @@ export function batchLinesHandler(deps: LineDeps) {
     // Every line in flight listens on it (BATCH_LINE_CONCURRENCY of them, each with its attempts).
     setMaxListeners(Math.max(10, deps.concurrency * 4), stop.signal);
     let stopReason: 'cancelling' | 'ended' | undefined;
+    const unregister = deps.running?.add(job.batch_id, () => {
+      stopReason ??= 'cancelling';
+      stop.abort(new DOMException('batch cancelling', 'AbortError'));
+    });
     const check = setInterval(() => {
       deps.batches
         .batchWork<{ status: string }>('PendingLines', { ...query, indexes: [] })
@@ -280,10 +325,36 @@ export function batchLinesHandler(deps: LineDeps) {
       for (const reader of readers) readerOf.set(reader, writer!);
     }
 
+    // Lines of this chunk in flight, and a wake-up each time one settles (RESERVATION_REFUSALS).
+    let inFlight = 0;
+    let wake = () => undefined as void;
+    let settledOne = new Promise<void>((resolve) => (wake = resolve));
+    const settle = () => {
+      const woken = wake;
+      settledOne = new Promise<void>((resolve) => (wake = resolve));
+      woken();
+    };
+    const untilOneSettles = () =>
+      new Promise<void>((resolve) => {
+        if (stop.signal.aborted) return resolve();
+        const done = () => {
+          stop.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        stop.signal.addEventListener('abort', done, { once: true });
+        void settledOne.then(done);
+      });
+    // A finished line's reservation is let go when billing settles its usage, after the line is
+    // committed: a refusal with nothing else in flight waits for that (flushing the commits) in
+    // steps of SETTLE_WAIT_MS, for at most SETTLE_WAIT_STEPS steps after the chunk's last answer.
+    let settleSteps = 0;
+    const waitOn = (code: string) => RESERVATION_REFUSALS.has(code) && (inFlight > 1 || settleSteps > 0);
+
     try {
       let next = 0;
       const runOne = async (line: BatchLineRunJob['lines'][number]) => {
         const writer = writers.get(line.index);
+        inFlight += 1;
         try {
           if (stop.signal.aborted) {
             if (stopReason === 'cancelling') add({ index: line.index, status: 'cancelled' });
@@ -292,11 +363,28 @@ export function batchLinesHandler(deps: LineDeps) {
           const after = readerOf.get(line.index);
           if (after !== undefined) await writers.get(after)!.done;
           const shared = writer !== undefined || after !== undefined;
-          const outcome = await runLine(deps, job, line, stop.signal, planned.get(line.index)!, shared ? '5m' : 'none');
+          const run = () => runLine(deps, job, line, stop.signal, planned.get(line.index)!, shared ? '5m' : 'none', waitOn);
+          let outcome = await run();
+          while (outcome === 'wait') {
+            // Refused for what the chunk's other lines hold: run again once one of them settles,
+            // or, with none left in flight, once billing had a moment to settle the answered ones.
+            inFlight -= 1;
+            if (inFlight > 0) await untilOneSettles();
+            else {
+              settleSteps -= 1;
+              await flush();
+              await new Promise((resolve) => setTimeout(resolve, deps.settleWaitMs ?? SETTLE_WAIT_MS));
+            }
+            inFlight += 1;
+            outcome = stop.signal.aborted ? undefined : await run();
+          }
+          if (outcome && outcome !== 'outage' && outcome.status === 'completed') settleSteps = SETTLE_WAIT_STEPS;
           if (outcome === 'outage') throw new ServiceError('batches_unavailable', 'a dependency of a batch line is unavailable');
           if (outcome) add(outcome);
           else if (stopReason === 'cancelling') add({ index: line.index, status: 'cancelled' });
         } finally {
+          inFlight -= 1;
+          settle();
           writer?.finish();
         }
       };
@@ -317,6 +405,7 @@ export function batchLinesHandler(deps: LineDeps) {
       await flush();
       if (flushError) throw flushError;
     } finally {
+      unregister?.();
       clearInterval(check);
       clearInterval(timer);
     }
@@ -333,8 +422,11 @@ async function commit(deps: Pick<LineDeps, 'batches'>, query: { organization_id:
   await deps.batches.batchWork<{ committed: number[] }>('CommitLines', { ...query, lines: outcomes });
 }
 
-/** One line through the call pipeline; undefined when it was cut by a cancel or the batch's end. */
-async function runLine(deps: LineDeps, job: BatchLineRunJob, line: BatchLineRunJob['lines'][number], signal: AbortSignal, checked: ReturnType<typeof planLine>, cacheTtl: 'none' | '5m'): Promise<Outcome | 'outage' | undefined> {
+/**
+ * One line through the call pipeline; undefined when it was cut by a cancel or the batch's end;
+ * 'wait' when refused with a code `waitOn` accepts (the caller runs it again later).
+ */
+async function runLine(deps: LineDeps, job: BatchLineRunJob, line: BatchLineRunJob['lines'][number], signal: AbortSignal, checked: ReturnType<typeof planLine>, cacheTtl: 'none' | '5m', waitOn: (code: string) => boolean = () => false): Promise<Outcome | 'outage' | 'wait' | undefined> {
   const ids = lineCallIds(job.batch_id, line.index);
   const key = job.key as unknown as CallerKey;
   const errorLine = (error: ServiceError): Outcome => ({
@@ -377,6 +469,7 @@ async function runLine(deps: LineDeps, job: BatchLineRunJob, line: BatchLineRunJ
     deps.capture.take(ids.callId);
     if (signal.aborted) return undefined;
     if (error instanceof ServiceError && BATCH_OUTAGE_CODES.has(error.code)) return 'outage';
+    if (error instanceof ServiceError && waitOn(error.code)) return 'wait';
     if (error instanceof ServiceError) {
       if (error.status >= 500) deps.logger.warn('batch line failed at the vendor; written to the error file', { batch_id: job.batch_id, custom_id: line.custom_id, code: error.code });
       return errorLine(error);
