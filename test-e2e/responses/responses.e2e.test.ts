@@ -122,6 +122,20 @@ describe('POST /v1/responses and the stored turn (openai SDK)', () => {
     await expect(client.responses.create({ model: 'no-such/model', input: 'x' })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
   });
 
+  it('text that cannot be stored (a NUL, an unpaired surrogate) is 400 invalid_value, refused with the request (before any vendor work)', async () => {
+    const org = newOrganization({ credit: '5000000' });
+    const own = new OpenAI({ baseURL: state.baseUrl, apiKey: org.apiKey, maxRetries: 0 });
+    await expect(own.responses.create({ model: MODEL, input: 'hello\u0000' })).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'input' });
+    await expect(own.responses.create({ model: MODEL, input: 'hi', instructions: 'a\ud800b' })).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'instructions' });
+    await expect(own.conversations.create({ metadata: { k: 'v\u0000' } })).rejects.toMatchObject({ status: 400, code: 'invalid_value', param: 'metadata.k' });
+    // A body that is not an object is invalid_json, as on every other endpoint.
+    const array = await fetch(`${state.baseUrl}/conversations`, { method: 'POST', headers: { authorization: `Bearer ${org.apiKey}`, 'content-type': 'application/json' }, body: '[]' });
+    expect(array.status).toBe(400);
+    expect((await array.json()).error.code).toBe('invalid_json');
+    // The same text with store false is sent on (nothing is stored).
+    expect((await own.responses.create({ model: MODEL, input: 'hello\u0000', store: false })).status).toBe('completed');
+  });
+
   it('include, truncation and user are accepted and listed in svc.ignored_parameters', async () => {
     const response = await client.responses.create({ model: MODEL, input: 'hi', user: 'u1', truncation: 'auto' } as never);
     expect(svcOf(response).ignored_parameters).toEqual(['truncation', 'user']);

@@ -24,7 +24,7 @@ export { toClientError } from './vendor-errors';
 export { measureAttempt, recordFallback, vendorOutcome, type AttemptObservation, type AttemptObserver } from './attempt-metrics';
 export { compact, renderRouting, renderUsage, renderMessage, renderCompletion, renderChunk, renderUsageChunk, type CompletionHead } from './render/chat';
 export { ENCODING_FORMATS, renderEmbeddings, float32LeBase64, decodeFloat32LeBase64, type EncodingFormat, type EmbeddingSvc } from './render/embeddings';
-export { parseResponsesRequest, parseInputItems, parseMetadata, parseRetentionDays, DEFAULT_MAX_OUTPUT_TOKENS, type ResponsesInput, type ResponseInputItem } from './request/responses-request';
+export { parseResponsesRequest, parseInputItems, parseMetadata, refuseUnstorableText, parseRetentionDays, DEFAULT_MAX_OUTPUT_TOKENS, type ResponsesInput, type ResponseInputItem } from './request/responses-request';
 export { withHistory, type HistoryItem } from './responses/history';
 export { answeredTurn, isIncomplete, turnSvc, type TurnContext } from './responses/turn';
 export { ResponsesStreamWriter, replayEvents, outputItems, responseObject, responseUsage, streamItemId, withStoredIds, type OutputItem, type ResponseHead, type ResponseStatus } from './render/responses';

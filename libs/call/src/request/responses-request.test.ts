@@ -125,3 +125,27 @@ describe('parseMetadata (responses, conversations, batches)', () => {
     expect(parseMetadata(null)).toEqual({});
   });
 });
+
+describe('text that cannot be stored (NUL, unpaired surrogates)', () => {
+  const refused = (body: Record<string, unknown>) => {
+    try {
+      parseResponsesRequest({ model: 'vendor-1/orion-5', ...body }, {});
+    } catch (error) {
+      return error as ServiceError;
+    }
+    throw new Error('accepted');
+  };
+
+  it('refuses it with 400 invalid_value naming the field, before any vendor work', () => {
+    expect(refused({ input: 'hello\u0000' })).toMatchObject({ code: 'invalid_value', param: 'input' });
+    expect(refused({ input: 'a\ud800b' })).toMatchObject({ code: 'invalid_value', param: 'input' });
+    expect(refused({ input: [{ role: 'user', content: [{ type: 'input_text', text: 'x\udc00' }] }] })).toMatchObject({ param: 'input[0].content[0].text' });
+    expect(refused({ input: 'hi', instructions: 'be\u0000' })).toMatchObject({ param: 'instructions' });
+    expect(refused({ input: 'hi', metadata: { ['k\u0000']: 'v' } })).toMatchObject({ param: 'metadata' });
+  });
+
+  it('takes paired surrogates (emoji) and, with store false, anything', () => {
+    expect(() => parseResponsesRequest({ model: 'vendor-1/orion-5', input: 'party 🎉', metadata: { k: '🎉' } }, {})).not.toThrow();
+    expect(() => parseResponsesRequest({ model: 'vendor-1/orion-5', input: 'hello\u0000', store: false }, {})).not.toThrow();
+  });
+});

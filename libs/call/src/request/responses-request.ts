@@ -66,6 +66,31 @@ const given = (value: unknown) => value !== undefined && value !== null;
 const invalid = (param: string, message: string) => new ServiceError('invalid_value', message, { param });
 const missing = (param: string, message: string) => new ServiceError('missing_field', message, { param });
 
+/** A NUL character or a surrogate without its pair: text Postgres cannot store (jsonb refuses both). */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A body whose history is stored (Responses, conversations) must hold text that can be stored:
+ * 400 invalid_value naming the first field (or key) with a NUL character or an unpaired surrogate,
+ * before any vendor work — rather than a 500 once the answer, already billed, cannot be stored.
+ */
+export function refuseUnstorableText(body: Record<string, unknown>): void {
+  const stack: Array<[unknown, string]> = Object.entries(body).map(([field, value]) => [value, field]);
+  while (stack.length > 0) {
+    const [node, param] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (UNSTORABLE.test(node)) throw invalid(param, `'${param}' contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored.`);
+    } else if (Array.isArray(node)) {
+      node.forEach((entry, index) => stack.push([entry, `${param}[${index}]`]));
+    } else if (isObject(node)) {
+      for (const [field, value] of Object.entries(node)) {
+        if (UNSTORABLE.test(field)) throw invalid(param, `A key of '${param}' contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored.`);
+        stack.push([value, `${param}.${field}`]);
+      }
+    }
+  }
+}
+
 /** Characters as a person counts them: Unicode code points (an emoji is one, not two UTF-16 units). */
 export function characterCount(text: string): number {
   let count = 0;
@@ -235,6 +260,7 @@ export function parseResponsesRequest(body: unknown, headers: Headers, options: 
   if (!isObject(body)) throw new ServiceError('invalid_json', 'The request body must be a JSON object.');
   refuseDeepNesting(body);
   if (!given(body.input)) throw missing('input', "'input' is required.");
+  if (body.store !== false) refuseUnstorableText(body);
   if (typeof body.input !== 'string' && !Array.isArray(body.input)) throw invalid('input', "'input' must be a string or an array of input items.");
   if (Array.isArray(body.input) && body.input.length === 0) throw invalid('input', "'input' must not be empty.");
   if (given(body.instructions) && typeof body.instructions !== 'string') throw invalid('instructions', "'instructions' must be a string.");

@@ -201,6 +201,21 @@ export interface TurnWritten {
   expiresAt: Date | null;
 }
 
+/** JSON escapes Postgres' jsonb refuses: \u0000, and a surrogate JSON.stringify escaped because it was unpaired. */
+const UNSTORABLE_ESCAPE = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * JSON for a jsonb column. Requests are refused such text at the edge (refuseUnstorableText); a
+ * vendor's answer carrying a NUL or an unpaired surrogate has each replaced with U+FFFD so the
+ * answered, billed turn is stored rather than lost.
+ */
+export function storableJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (!UNSTORABLE_ESCAPE.test(text)) return text;
+  return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'string' ? inner.replace(UNSTORABLE_TEXT, '\ufffd') : inner));
+}
+
 /** conversations.complete_turn (migration 0004_complete_turn): $1 … $17 in its parameter order. */
 const completeTurnStatement = statement(
   'complete_turn',
@@ -233,9 +248,9 @@ export async function writeTurn(db: Queryable, write: TurnWrite): Promise<TurnWr
     write.responseId,
     write.status,
     write.background,
-    JSON.stringify(write.body),
-    write.stream === null || write.stream === undefined ? null : JSON.stringify(write.stream),
-    JSON.stringify(items),
+    storableJson(write.body),
+    write.stream === null || write.stream === undefined ? null : storableJson(write.stream),
+    storableJson(items),
     write.now,
   ];
   const [row] = await rows<{ conversation_found: boolean; retention_days: number | null; stored: boolean; parent_found: boolean; entries: number; characters: string; expires_at: Date | null }>(db, completeTurnStatement, values);

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ServiceError } from '@svc/errors';
 import type { KeyRecord__Output } from '@svc/protos';
-import { parseInputItems, parseMetadata, parseRetentionDays } from '@svc/call';
+import { parseInputItems, parseMetadata, parseRetentionDays, refuseUnstorableText } from '@svc/call';
 import type { ConversationsClient } from '@svc/backends';
 import { requireScopes } from '../auth/authenticate';
 
@@ -22,10 +22,11 @@ function context(req: Request, res: Response): { organization_id: string; conver
   return { organization_id: key.organization_id, conversation_id: String(req.params.id ?? '') };
 }
 
-/** A body that may be empty: {} when none was sent. */
+/** A body that may be empty ({} when none was sent); otherwise a JSON object of storable text. */
 function bodyOf(req: Request): Json {
-  if (req.body === undefined || req.body === null || (typeof req.body === 'object' && Object.keys(req.body).length === 0)) return {};
+  if (req.body === undefined) return {};
   if (!isObject(req.body)) throw new ServiceError('invalid_json', 'The request body must be a JSON object.');
+  refuseUnstorableText(req.body);
   return req.body;
 }
 
