@@ -77,9 +77,10 @@ export async function otlpSink() {
  * One of several fleets in a run: the build in `checkout` (this one, or another installed and
  * built clone), with its own RabbitMQ vhost and Redis key prefix, an organization with credit and
  * a key. With `telemetry` it runs as deployed: traces over OTLP/HTTP to `sinkUrl`, the Prometheus
- * exporter on every service.
+ * exporter on every service. `nodeArgs` ({service: [flags]}) start services with Node flags (the
+ * soak's --trace-gc).
  */
-export async function bootSideBySide({ label, checkout = root, telemetry, sinkUrl, env: extraEnv = {} }) {
+export async function bootSideBySide({ label, checkout = root, telemetry, sinkUrl, env: extraEnv = {}, nodeArgs }) {
   const { startFleet, freePort, SERVICE_NAMES } = require(join(checkout, 'libs/fleet/dist/index.js'));
   const tag = label.replace(/[^a-z0-9]+/gi, '_');
   prepareBenchPlaces();
@@ -98,7 +99,7 @@ export async function bootSideBySide({ label, checkout = root, telemetry, sinkUr
   mkdirSync(logDir, { recursive: true });
   let fleet;
   try {
-    fleet = await startFleet({ root: checkout, env, serviceEnv, logDir, restart: false });
+    fleet = await startFleet({ root: checkout, env, serviceEnv, logDir, restart: false, ...(nodeArgs ? { nodeArgs } : {}) });
   } catch (error) {
     execFileSync('rabbitmqctl', ['delete_vhost', vhost], { stdio: 'ignore' });
     throw error;
@@ -109,6 +110,7 @@ export async function bootSideBySide({ label, checkout = root, telemetry, sinkUr
   return {
     label,
     fleet,
+    logDir,
     organizationId: org.organization_id,
     apiKey: key.key,
     stop: async () => {

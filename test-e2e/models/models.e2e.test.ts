@@ -71,6 +71,21 @@ describe('GET /v1/models', () => {
     for (const model of models.slice(4)) expect(model.svc.availability).toBe(model.svc.free_tier ? 'available' : 'locked');
   });
 
+  it('shows availability to a paid organization without credit: locked outside the free list on the Free limits, all available when it stops at zero', async () => {
+    const call = (apiKey: string) => fetch(`${state.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'auto', max_tokens: 5, messages: [{ role: 'user', content: 'Say hi.' }] }) });
+    const onFreeLimits = newOrganization({ credit: '0' });
+    const stops = newOrganization({ credit: '0', orgFlags: ['--stop-at-zero'] });
+    // The first call loads the organization's counters (served on the Free limits, or 402).
+    expect((await call(onFreeLimits.apiKey)).status).toBe(200);
+    expect((await call(stops.apiKey)).status).toBe(402);
+    const free = (await (await get('/models', onFreeLimits.apiKey)).json()).data as Array<{ svc: Record<string, any> }>;
+    for (const model of free.slice(0, 4)) expect(model.svc.availability).toBe('available');
+    for (const model of free.slice(4)) expect(model.svc.availability).toBe(model.svc.free_tier ? 'available' : 'locked');
+    const stopped = (await (await get('/models', stops.apiKey)).json()).data as Array<{ svc: Record<string, any> }>;
+    for (const model of stopped) expect(model.svc.availability).toBe('available');
+    expect((await (await get('/models/vendor-1/orion-5', stops.apiKey)).json()).svc.availability).toBe('available');
+  });
+
   it('needs a key', async () => {
     const response = await fetch(`${state.baseUrl}/models`);
     expect(response.status).toBe(401);

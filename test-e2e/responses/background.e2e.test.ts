@@ -175,6 +175,34 @@ describe('background responses', () => {
     }
   });
 
+  it('402 insufficient_credits before anything is stored: zero balance without the Free allowance, or a named model whose estimate exceeds the balance', async () => {
+    const broke = newOrganization({ credit: '0', orgFlags: ['--stop-at-zero'] });
+    const poor = newOrganization({ credit: '50', orgFlags: ['--stop-at-zero'] });
+    for (const [apiKey, model, balance] of [
+      [broke.apiKey, 'auto', '0'],
+      [broke.apiKey, MODEL, '0'],
+      [poor.apiKey, MODEL, '50'],
+    ] as const) {
+      const response = await fetch(`${state.baseUrl}/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, input: 'Write a long essay.', background: true, max_output_tokens: 4096 }),
+      });
+      expect(response.status).toBe(402);
+      expect((await response.json()).error).toMatchObject({ code: 'insufficient_credits', type: 'billing_error' });
+      expect(response.headers.get('x-svc-balance-micros')).toBe(balance);
+    }
+    // Nothing was stored: no conversation was created for the refused turns.
+    const db = new Client({ connectionString: state.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM conversations.conversation WHERE organization_id = ANY($1)', [[broke.organizationId, poor.organizationId]]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('a vendor failure ends the response failed with {code, message}', async () => {
     const queued = (await client.responses.create({ model: MODEL, input: 'Fail please.', background: true, svc: { fallback: 'none' } } as never, { headers: { 'x-sim-fault': 'status:400' } })) as unknown as Stored;
     const done = await until(queued.id, (response) => response.status !== 'queued');

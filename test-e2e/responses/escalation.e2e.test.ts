@@ -126,4 +126,17 @@ describe('escalation on POST /v1/responses (openai SDK and raw stream bytes)', (
     expect(svcOf(forced).escalated_from).toBeUndefined();
     expect(forced.output.map((item) => (item as { name?: string }).name)).toEqual(['lookup']);
   });
+
+  it("a client's own tool named svc_escalate is the client's: its call is in the output, unary and streamed, named or auto", async () => {
+    const own = [{ type: 'function' as const, name: HIDDEN, description: 'The client’s own tool', parameters: { type: 'object', properties: {} }, strict: false }];
+    const input = `Please do the thing now. [tool:${HIDDEN}]`;
+    for (const model of ['vendor-5/breeze-small-3.2', 'auto']) {
+      const unary = await client.responses.create({ model, input, tools: own });
+      expect(unary.output.map((item) => [item.type, (item as { name?: string }).name])).toEqual([['function_call', HIDDEN]]);
+      expect(svcOf(unary).escalated_from).toBeUndefined();
+      const chat = await client.chat.completions.create({ model, messages: [{ role: 'user', content: input }], tools: own.map(({ name, description, parameters }) => ({ type: 'function' as const, function: { name, description, parameters } })) });
+      expect(chat.choices[0]!.finish_reason).toBe('tool_calls');
+      expect(chat.choices[0]!.message.tool_calls?.map((call) => (call as { function: { name: string } }).function.name)).toEqual([HIDDEN]);
+    }
+  });
 });

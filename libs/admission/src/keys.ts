@@ -5,6 +5,22 @@ export function balanceKey(organizationId: string): string {
   return `bal:{${organizationId}}`;
 }
 
+/** Micros held against the balance by admitted calls not yet settled. */
+export function heldBalanceKey(organizationId: string): string {
+  return `heldbal:{${organizationId}}`;
+}
+
+/**
+ * Where the organization stands for admission, read without moving anything: the balance and what
+ * calls in flight hold against it; undefined while the balance is not in Redis (billing rebuilds it
+ * from the ledger on the next admission).
+ */
+export async function readStanding(redis: { mget(...keys: string[]): Promise<Array<string | null>> }, organizationId: string): Promise<{ available: number } | undefined> {
+  const [balance, held] = await redis.mget(balanceKey(organizationId), heldBalanceKey(organizationId));
+  if (balance === null || balance === undefined) return undefined;
+  return { available: Number(balance) - Number(held ?? 0) };
+}
+
 /**
  * Where admission's state lives in Redis. Every key of one organization carries the hash tag
  * `{org}`, so one Lua script reads and moves them all atomically (and on one cluster slot).
@@ -70,7 +86,7 @@ export function counterPlan(scope: CounterScope, nowMs: number): CounterPlan {
       bal: balanceKey(scope.organizationId),
       held: `held:${org}`,
       hold: `hold:${org}`,
-      heldBal: `heldbal:${org}`,
+      heldBal: heldBalanceKey(scope.organizationId),
       keySpend: `kspend:${org}:${scope.keyId}:${keyWindow?.label ?? 'none'}`,
       keyHeld: `kheld:${org}:${scope.keyId}`,
       memberSpend: `mspend:${org}:${scope.memberId}:${memberWindow.label}`,

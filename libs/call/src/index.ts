@@ -27,10 +27,10 @@ export { ENCODING_FORMATS, renderEmbeddings, float32LeBase64, decodeFloat32LeBas
 export { parseResponsesRequest, parseInputItems, parseMetadata, refuseUnstorableText, parseRetentionDays, DEFAULT_MAX_OUTPUT_TOKENS, type ResponsesInput, type ResponseInputItem } from './request/responses-request';
 export { withHistory, type HistoryItem } from './responses/history';
 export { answeredTurn, isIncomplete, turnSvc, type TurnContext } from './responses/turn';
-export { ResponsesStreamWriter, replayEvents, outputItems, responseObject, responseUsage, streamItemId, withStoredIds, type OutputItem, type ResponseHead, type ResponseStatus } from './render/responses';
+export { ResponsesStreamWriter, replayEvents, outputItems, responseObject, responseUsage, servedHead, streamItemId, withStoredIds, type OutputItem, type ResponseHead, type ResponseStatus } from './render/responses';
 export type { Usage } from '@svc/vendors';
 export * from './decision';
 export { contextWindowFor, planCompaction, itemTokens, COMPACTION_TARGET, COMPACTION_AHEAD, KEEP_RECENT_ITEMS, SUMMARY_INSTRUCTIONS } from './responses/compaction';
 export { planTier, requestedTier, FLEX_DEADLINE_MS, BATCH_DEADLINE_MS, FLEX_ATTEMPT_MS, type TierPlan, type TierFallback } from './tier';
 export * from './split';
-export { batchBoundModel, batchProtocolOf, batchLineOutcome, checkBatchCredit, poolLinePolicy, prepareBatchLine, type BatchLinePlan, type PoolGroup, type PoolRow } from './responses/pool-line';
+export { batchBoundModel, batchProtocolOf, batchLineOutcome, checkBatchCredit, checkQueuedCredit, poolLinePolicy, prepareBatchLine, type BatchLinePlan, type PoolGroup, type PoolRow } from './responses/pool-line';

@@ -100,7 +100,7 @@ describe('one billed chat call (in-memory ports)', () => {
     const outcome = await runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal());
     if (outcome?.kind !== 'unary') throw new Error('expected a unary result');
     expect(outcome.result.content).toBe('Hello!');
-    expect(outcome.served).toEqual({ vendor: 'vendor-1', model: 'vendor-1/orion-mini-5', byok: false, dropped: [] });
+    expect(outcome.served).toEqual({ vendor: 'vendor-1', model: 'vendor-1/orion-mini-5', byok: false, dropped: [], maxTokens: expect.any(Number) });
     expect(outcome.svc).toMatchObject({ model_served: 'vendor-1/orion-mini-5', attempts: 1, tier: { requested: 'standard', applied: 'standard' } });
     expect(outcome.headers['x-svc-quota-scope']).toBe('key');
     expect(admitted).toHaveLength(1);

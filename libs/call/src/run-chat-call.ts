@@ -34,6 +34,8 @@ export interface ServedBy {
   model: string;
   byok: boolean;
   dropped: string[];
+  /** max_tokens as sent to the vendor: the request's (or the default), lowered to the model's maximum output. */
+  maxTokens: number;
 }
 
 /** Work that runs beside an answered call's usage publish (ChatCall.unary), and how to take it back. */
@@ -185,12 +187,14 @@ export class ChatCall {
     let context = this.outcomeContext();
     const asked = attempt.hiddenTool && result.toolCalls.some(isHiddenCall);
     // An answer on an excerpt is not re-run whole by the answer check (its guards are the split's own).
-    const failedCheck = asked || !this.checksAnswer || excerpt ? undefined : answerCheck(this.input, result);
+    const failedCheck = asked || !this.checksAnswer || excerpt ? undefined : answerCheck(this.input, result, attempt.hiddenTool);
     if ((asked || failedCheck) && !signal.aborted) {
       const escalated = await this.escalateUnary(attempt, result, asked ? 'asked' : (failedCheck as string), signal);
       if (escalated) ({ result, attempt, context, decision } = escalated);
     }
-    result = withoutHiddenCalls(result);
+    // Only a call of the tool the service added is kept out: a client's own tool of that name (the
+    // hidden tool then not offered) is the client's answer.
+    if (attempt.hiddenTool) result = withoutHiddenCalls(result);
     const head = this.head(attempt);
     const noAnswer = noAnswerOf(result.finishReason, result.content, result.toolCalls.length, result.usage, attempt.prepared.request.maxTokens);
     const { svc, cost } = svcObject(context, attempt, result.usage, result.vendorStopReason, noAnswer, decision);
@@ -410,7 +414,7 @@ function planSplit(deps: CallDeps, input: ChatRequestInput, policy: CallPolicy, 
 }
 
 function servedBy(attempt: Attempt): ServedBy {
-  return { vendor: attempt.model.vendor, model: attempt.model.id, byok: attempt.byok, dropped: attempt.prepared.dropped };
+  return { vendor: attempt.model.vendor, model: attempt.model.id, byok: attempt.byok, dropped: attempt.prepared.dropped, maxTokens: attempt.prepared.request.maxTokens };
 }
 
 /** Plans and runs one call as its policy says (stream or unary): what the workers use. */

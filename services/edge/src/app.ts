@@ -10,7 +10,7 @@ import type { KeyLimiter } from './limits/key-limits';
 import { setRateLimitHeaders } from './calls/ports';
 import type { KeyCache } from './auth/key-cache';
 import { chatCompletionsHandler, type ChatDeps } from './chat/chat.handler';
-import { getModelHandler, listModelsHandler } from './models/models.handler';
+import { getModelHandler, listModelsHandler, type StandingOf } from './models/models.handler';
 import { embeddingsHandler } from './embeddings/embeddings.handler';
 import { autoModelsHandler } from './public/auto-models';
 import { freeTierHandler } from './public/free-tier';
@@ -46,6 +46,8 @@ export interface AppDeps {
   files?: FilesDeps;
   /** Batches (the batch service and the workers); absent: those routes answer 404. */
   batches?: BatchesDeps;
+  /** Where an organization stands for admission (svc.availability on GET /v1/models); absent: not shown from the balance. */
+  standing?: StandingOf;
   /** Per-address limit, mounted before authentication on every /v1 route. */
   ipLimit: express.RequestHandler;
   bodyLimitBytes: number;
@@ -107,8 +109,8 @@ export function createApp(deps: AppDeps): express.Express {
   const analyzerJson = [refuseDeclaredOverLimit(ANALYZER_BODY_LIMIT_BYTES), express.json({ limit: ANALYZER_BODY_LIMIT_BYTES, type: () => true, strict: false })];
   v1.post('/public/analyze', analyzerJson, handle(analyzeHandler(deps.analyzer)));
   v1.use(requireKey(deps.keyCache, deps.lookupKey, deps.chat.keyLimiter));
-  v1.get('/models', handle(listModelsHandler(deps.catalog)));
-  v1.get('/models/*id', handle(getModelHandler(deps.catalog)));
+  v1.get('/models', handle(listModelsHandler(deps.catalog, deps.standing)));
+  v1.get('/models/*id', handle(getModelHandler(deps.catalog, deps.standing)));
   // Chat, embeddings and responses: a refused body still carries the key's rate-limit headers.
   const limitedJson = [requireBody, ...json, bodyRefusalRateLimitHeaders(deps.chat.keyLimiter)];
   v1.post('/chat/completions', limitedJson, handle(chatCompletionsHandler(deps.chat)));

@@ -15,6 +15,7 @@ import { clientErrorHandler, connectRefusal } from './middleware/errors';
 import { createCompactor } from './responses/compactor';
 import { HistoryCache, followConversationChanges } from './responses/history-cache';
 import { createBackgroundQueue } from './responses/background';
+import { readStanding } from '@svc/admission';
 import { KeyCache } from './auth/key-cache';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
       logger,
       simulatorHeaders: (req) => forwardedSimulatorHeaders(config.FORWARD_SIM_HEADERS, req.headers),
     },
+    standing: (organizationId) => readStanding(redis, organizationId),
     ipLimit: ipLimiter.middleware,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     isReady: () => ready,

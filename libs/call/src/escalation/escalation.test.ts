@@ -30,6 +30,12 @@ describe('the answer check', () => {
   ])('%s', (_name, input, result, expected) => {
     expect(answerCheck(input as never, result as never)).toBe(expected);
   });
+
+  it("a call of the hidden tool's name is the service's only where it offered the tool: a client's own svc_escalate call passes", () => {
+    const own = [{ name: HIDDEN_TOOL, parameters: { type: 'object', properties: {} } }];
+    expect(answerCheck({ tools: own } as never, called(HIDDEN_TOOL, '{}') as never, false)).toBeUndefined();
+    expect(answerCheck({ tools: own } as never, called(HIDDEN_TOOL, '{}') as never, true)).toBe('empty');
+  });
 });
 
 describe('schema check', () => {

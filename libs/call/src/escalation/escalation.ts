@@ -84,10 +84,11 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
  *   `json_object`, the text is not a JSON object (when the answer is text, not tool calls).
  * Schemas are checked as schema-check.ts says (no tenant regular expressions).
  */
-export function answerCheck(input: Pick<ChatRequestInput, 'tools' | 'toolChoice' | 'responseFormat'>, result: Pick<ChatResult, 'content' | 'toolCalls' | 'finishReason'>): string | undefined {
+export function answerCheck(input: Pick<ChatRequestInput, 'tools' | 'toolChoice' | 'responseFormat'>, result: Pick<ChatResult, 'content' | 'toolCalls' | 'finishReason'>, hiddenOffered = true): string | undefined {
   if (result.finishReason !== 'stop' && result.finishReason !== 'tool_calls') return undefined;
   const text = result.content ?? '';
-  const calls = result.toolCalls.filter((call) => !isHiddenCall(call));
+  // Calls of the hidden tool are the service's only where it offered it (a client's own tool of that name is not).
+  const calls = hiddenOffered ? result.toolCalls.filter((call) => !isHiddenCall(call)) : result.toolCalls;
   if (text.trim() === '' && calls.length === 0) return 'empty';
   const tools = new Map((input.tools ?? []).map((tool) => [tool.name, tool]));
   for (const call of calls) {

@@ -1,4 +1,4 @@
-import { ResponsesStreamWriter, outputItems, responseObject, withStoredIds } from './responses';
+import { ResponsesStreamWriter, outputItems, responseObject, servedHead, withStoredIds } from './responses';
 
 const parse = (bytes: string) =>
   bytes
@@ -47,5 +47,15 @@ describe('responseObject', () => {
   it('stored ids replace the stream ids by position', () => {
     const output = outputItems('resp_4', { content: 'Hi', toolCalls: [{ id: 'c', name: 'n', arguments: '{}' }] }, false);
     expect(withStoredIds(output, [{ index: 1, id: 'fc_stored' }, { index: 0, id: 'msg_stored' }]).map((item) => item.id)).toEqual(['msg_stored', 'fc_stored']);
+  });
+});
+
+describe('servedHead (max_output_tokens as applied)', () => {
+  const head = { id: 'resp_5', createdAt: 1, model: 'auto', metadata: {}, store: true, background: false, maxOutputTokens: 100_000, conversationId: 'conv_1', echo: { tools: [], toolChoice: 'auto', parallelToolCalls: true } };
+  it('names the model that answered and lowers max_output_tokens to what it was sent with; null stays null', () => {
+    expect(servedHead(head, { model: 'vendor-4/atlas-3.1-8b', maxTokens: 8192 })).toMatchObject({ model: 'vendor-4/atlas-3.1-8b', maxOutputTokens: 8192 });
+    expect(servedHead({ ...head, maxOutputTokens: 100 }, { model: 'm', maxTokens: 100 })).toMatchObject({ maxOutputTokens: 100 });
+    expect(servedHead({ ...head, maxOutputTokens: null }, { model: 'm', maxTokens: 100 })).toMatchObject({ maxOutputTokens: null });
+    expect(responseObject(servedHead(head, { model: 'm', maxTokens: 4096 }), { status: 'completed', output: [], usage: null }).max_output_tokens).toBe(4096);
   });
 });

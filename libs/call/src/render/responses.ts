@@ -51,6 +51,14 @@ export function outputItems(responseId: string, result: Pick<ChatResult, 'conten
   return items;
 }
 
+/**
+ * The head once a model serves the turn (spec: Response object): `model` is the model that answered
+ * and `max_output_tokens` is as applied — lowered to that model's maximum output, as the vendor got it.
+ */
+export function servedHead(head: ResponseHead, served: { model: string; maxTokens: number }): ResponseHead {
+  return { ...head, model: served.model, maxOutputTokens: head.maxOutputTokens === null ? null : Math.min(head.maxOutputTokens, served.maxTokens) };
+}
+
 /** The response object (spec: Response object). */
 export function responseObject(head: ResponseHead, state: { status: ResponseStatus; output: OutputItem[]; usage: Usage | null; error?: { code: string; message: string } | null; svc?: Record<string, unknown> }): Record<string, unknown> {
   return {

@@ -149,3 +149,18 @@ describe('text that cannot be stored (NUL, unpaired surrogates)', () => {
     expect(() => parseResponsesRequest({ model: 'vendor-1/orion-5', input: 'hello\u0000', store: false }, {})).not.toThrow();
   });
 });
+
+describe('Responses field names in refusals', () => {
+  it("names 'input' where the chat shape would say 'messages'", () => {
+    const catchIt = (body: Record<string, unknown>) => {
+      try {
+        parseResponsesRequest({ model: 'vendor-1/orion-5', ...body }, {});
+      } catch (error) {
+        return error as ServiceError;
+      }
+      throw new Error('accepted');
+    };
+    expect(catchIt({ input: [{ role: 'system', content: 'be nice' }] })).toMatchObject({ code: 'missing_messages', param: 'input' });
+    expect(catchIt({ input: Array.from({ length: 4097 }, () => ({ role: 'user', content: 'x' })) })).toMatchObject({ code: 'too_many_messages', param: 'input' });
+  });
+});

@@ -243,6 +243,7 @@ function renamed(error: unknown, origins: number[], instructions: boolean): unkn
       const origin = origins[Number(index) - offset];
       return origin === undefined ? 'instructions' : `input[${origin}]`;
     })
+    .replace(/^messages$/, 'input')
     .replace(/^(input\[\d+\])\.content\[(\d+)\]\.image_url\.url$/, '$1.content[$2].image_url')
     .replace(/^(input\[\d+\])\.tool_calls.*$/, '$1.arguments')
     .replace(/^(input\[\d+\])\.tool_call_id$/, '$1.call_id')

@@ -6,7 +6,7 @@ import { parseChatRequest } from '../request/chat-request';
 import { MemoryCacheState } from '../cache/cache-policy.memory';
 import type { AdmitQuery, CallerKey, UsageRecord } from '../ports';
 import type { CallDeps } from '../types';
-import { batchBoundModel, batchLineOutcome, checkBatchCredit, poolLinePolicy, prepareBatchLine } from './pool-line';
+import { batchBoundModel, batchLineOutcome, checkBatchCredit, checkQueuedCredit, poolLinePolicy, prepareBatchLine } from './pool-line';
 
 const KEY: CallerKey = { key_id: 'key_1', organization_id: 'org_1', plan: 'paid', fallback_policy: 'cross_vendor', byok_vendors: [] };
 const RESPONSE = `resp_${'a'.repeat(32)}`;
@@ -56,6 +56,24 @@ describe('pool lines (batch-bound background turns)', () => {
     expect(released).toEqual([admitted[0]!.call_id]);
     const fits = await checkBatchCredit(ports().deps, chat(model.id), { key: KEY }, model, 100);
     expect(fits.estimateMicros).toBeLessThan(1_000_000);
+  });
+
+  it('a background turn that runs as its own job: admission refusals stand, a named model must fit the balance at standard price, auto and the Free limits only need admission', async () => {
+    const model = catalog.chatModel('vendor-1/orion-5')!;
+    const zero = new ServiceError('insufficient_credits', 'no credit', { headers: { 'x-svc-balance-micros': '0' } });
+    const refused = ports(async () => Promise.reject(zero));
+    await expect(checkQueuedCredit(refused.deps, chat('auto', '1h'), { key: KEY }, undefined, 4096, false)).rejects.toMatchObject({ code: 'insufficient_credits' });
+    expect(refused.admitted[0]).toMatchObject({ estimated_micros: 0, auto: true });
+
+    const poor = ports(async () => ({ headers: { 'x-svc-balance-micros': '100' } }));
+    await expect(checkQueuedCredit(poor.deps, chat(model.id, '1h'), { key: KEY }, model, 100_000, false)).rejects.toMatchObject({ code: 'insufficient_credits', message: expect.stringContaining('standard price') });
+    // 100,000 output tokens at 10 micros per token: the standard price, not the batch one.
+    expect(poor.admitted[0]!.estimated_micros).toBeGreaterThanOrEqual(1_000_000);
+    // Auto: the model is chosen when the turn runs; a positive balance admits it.
+    await expect(checkQueuedCredit(poor.deps, chat('auto', '1h'), { key: KEY }, undefined, 100_000, false)).resolves.toMatchObject({ estimateMicros: 0 });
+    // On the Free limits (admission's plan tier free) the job runs under them.
+    const free = ports(async () => ({ plan_tier: 'free', plan_reason: 'zero_balance', headers: { 'x-svc-balance-micros': '0' } }));
+    await expect(checkQueuedCredit(free.deps, chat(model.id, '1h'), { key: KEY }, model, 100_000, false)).resolves.toMatchObject({ balanceMicros: 0 });
   });
 
   it('builds the line with cache ttl none and bills its answer once at the batch price with svc.tier batch', async () => {

@@ -82,37 +82,46 @@ export function batchProtocolOf(catalog: Catalog, model: ChatModel): BatchProtoc
 }
 
 /**
- * Spec (POST /v1/responses: "A background response headed for a batch whose estimated cost
- * exceeds the available balance gets 402 and nothing is stored"). The turn is estimated at the
- * batch price (input estimate + max output tokens) and compared with the balance billing's
- * admission reports (x-svc-balance-micros), admitted under a throwaway call id and released at
- * once: nothing stays reserved. A named model on the organization's own vendor key skips it.
- * Throws 402 insufficient_credits (with x-svc-balance-micros) or admission's own refusal.
+ * Spec (Errors, 402 insufficient_credits: "zero balance means no service ... also a batch or
+ * background response whose estimate exceeds the balance"; POST /v1/responses: "A background
+ * response headed for a batch whose estimated cost exceeds the available balance gets 402 and
+ * nothing is stored"). Admission runs under a throwaway call id and is released at once (nothing
+ * stays reserved): its own refusal stands (zero balance without the Free allowance). The turn is
+ * then estimated (input estimate + max output tokens) at the price it is headed for and compared
+ * with the balance admission reports (x-svc-balance-micros): a batch-bound turn at the batch
+ * price against a paid balance (none on the Free limits); a turn that runs as its own job on a
+ * named model at the standard price, unless on the Free limits (it runs under them). An auto
+ * turn's model is chosen when it runs: only the zero-balance question applies. A named model on
+ * the organization's own vendor key skips it all.
  */
-export async function checkBatchCredit(deps: CallDeps, input: ChatRequestInput, caller: Caller, model: ChatModel, maxOutputTokens: number): Promise<{ estimateMicros: number; balanceMicros: number | undefined }> {
+export async function checkQueuedCredit(deps: CallDeps, input: ChatRequestInput, caller: Caller, model: ChatModel | undefined, maxOutputTokens: number, batchBound: boolean): Promise<{ estimateMicros: number; balanceMicros: number | undefined }> {
   const { key } = caller;
-  const byok = (key.byok_vendors ?? []).includes(model.vendor);
+  const byok = model !== undefined && (key.byok_vendors ?? []).includes(model.vendor);
   const inputTokens = estimateInputTokens(input);
-  const estimate = estimateCall(deps.catalog, model, { inputTokens, outputTokens: maxOutputTokens, auto: false, byok, feePercent: deps.catalog.data.plans.paid.service_fee_percent, tier: 'batch' });
+  const estimate = model ? estimateCall(deps.catalog, model, { inputTokens, outputTokens: maxOutputTokens, auto: false, byok, feePercent: deps.catalog.data.plans.paid.service_fee_percent, tier: batchBound ? 'batch' : 'standard' }) : { micros: 0, listMicros: 0 };
   if (byok) return { estimateMicros: estimate.micros, balanceMicros: undefined };
   const ledger = new CallLedger(`call_${hex32()}`, key, { billing: deps.billing, usage: deps.usage, logger: deps.logger });
   let admission: CallAdmission;
   try {
-    admission = await ledger.admit(estimate, { byok: false, auto: false, inputTokens, maxTokens: maxOutputTokens });
+    admission = await ledger.admit(estimate, { byok: false, auto: model === undefined, inputTokens, maxTokens: maxOutputTokens });
   } finally {
     ledger.release();
   }
   const header = admission.headers['x-svc-balance-micros'];
   const balance = header === undefined ? undefined : Number(header);
+  if (admission.free && !batchBound) return { estimateMicros: estimate.micros, balanceMicros: balance };
   const available = admission.free ? 0 : balance;
-  if (available !== undefined && estimate.micros > available) {
-    throw new ServiceError(
-      'insufficient_credits',
-      `This background response goes into a vendor batch at batch price; its estimated cost is ${estimate.micros} micros and the organization's balance is ${available} micros. Top up, lower max_output_tokens, or use a shorter deadline.`,
-      { headers: { 'x-svc-balance-micros': String(balance ?? 0) } },
-    );
+  if (model && available !== undefined && estimate.micros > available) {
+    const where = batchBound ? 'goes into a vendor batch at batch price' : 'runs as its own job at up to the standard price';
+    const lower = batchBound ? 'Top up, lower max_output_tokens, or use a shorter deadline.' : 'Top up or lower max_output_tokens.';
+    throw new ServiceError('insufficient_credits', `This background response ${where}; its estimated cost is ${estimate.micros} micros and the organization's balance is ${available} micros. ${lower}`, { headers: { 'x-svc-balance-micros': String(balance ?? 0) } });
   }
   return { estimateMicros: estimate.micros, balanceMicros: balance };
+}
+
+/** checkQueuedCredit for a batch-bound turn (its model has a batch tier). */
+export function checkBatchCredit(deps: CallDeps, input: ChatRequestInput, caller: Caller, model: ChatModel, maxOutputTokens: number): Promise<{ estimateMicros: number; balanceMicros: number | undefined }> {
+  return checkQueuedCredit(deps, input, caller, model, maxOutputTokens, true);
 }
 
 /** One pool line as the vendor batch takes it: the model, where it is served, and its prepared request. */
@@ -174,7 +183,7 @@ export async function batchLineOutcome(deps: CallDeps, input: ChatRequestInput, 
     head: { id: completionId, created: Math.floor(Date.now() / 1000), model: line.model.id },
     result,
     svc,
-    served: { vendor: line.model.vendor, model: line.model.id, byok: line.byok, dropped: line.prepared.dropped },
+    served: { vendor: line.model.vendor, model: line.model.id, byok: line.byok, dropped: line.prepared.dropped, maxTokens: line.prepared.request.maxTokens },
     headers: {},
   };
 }

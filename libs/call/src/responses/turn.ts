@@ -1,4 +1,4 @@
-import { outputItems, responseObject, type OutputItem, type ResponseHead } from '../render/responses';
+import { outputItems, responseObject, servedHead, type OutputItem, type ResponseHead } from '../render/responses';
 import type { UnaryCallResult } from '../run-chat-call';
 
 /**
@@ -56,6 +56,6 @@ function withCompactionCost(svc: Record<string, unknown>, extra: SummaryCost): R
 export function answeredTurn(head: ResponseHead, outcome: UnaryCallResult, turn: TurnContext): { response: Record<string, unknown>; output: OutputItem[] } {
   const incomplete = isIncomplete(outcome.result.finishReason);
   const output = outputItems(head.id, outcome.result, incomplete);
-  const response = responseObject({ ...head, model: outcome.served.model }, { status: incomplete ? 'incomplete' : 'completed', output, usage: outcome.result.usage, svc: turnSvc(outcome.svc, turn) });
+  const response = responseObject(servedHead(head, outcome.served), { status: incomplete ? 'incomplete' : 'completed', output, usage: outcome.result.usage, svc: turnSvc(outcome.svc, turn) });
   return { response, output };
 }

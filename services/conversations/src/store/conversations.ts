@@ -29,6 +29,13 @@ export interface ConversationResult {
   delete_after_response: boolean;
 }
 
+/**
+ * A transaction that may store thousands of items (a thread holds up to 4000): Prisma's default
+ * five seconds is less than a loaded machine takes for that, and the callers' write deadline is ten
+ * (libs/backends conversations-client), so it gets as long.
+ */
+const ITEMS_TRANSACTION = { maxWait: 5_000, timeout: 10_000 };
+
 export async function createConversation(deps: StoreDeps, input: CreateConversationInput): Promise<ConversationResult> {
   const organizationId = requireOrganization(input.organization_id);
   const metadata = validateMetadata(input.metadata);
@@ -45,7 +52,7 @@ export async function createConversation(deps: StoreDeps, input: CreateConversat
     await tx.conversation.create({ data: row });
     await insertItems(tx, id, null, 'added', items);
     await deps.beforeCommit?.('CreateConversation');
-  });
+  }, ITEMS_TRANSACTION);
   return { conversation: renderConversation(row, stored), delete_after_response: days === 0 };
 }
 
@@ -143,6 +150,6 @@ export async function addItems(deps: StoreDeps, input: AddItemsInput): Promise<S
     checkThreadLimits(addTotals(await threadTotals(tx, conversation.id, head), totalsOf(items)));
     await insertItems(tx, conversation.id, head, 'added', items);
     await deps.beforeCommit?.('AddItems');
-  });
+  }, ITEMS_TRANSACTION);
   return items.map((prepared) => prepared.item);
 }

@@ -20,11 +20,22 @@ export interface Viewer {
   feePercent: number;
   /** The organization is on the Free limits: models outside the free list are `locked`. */
   freeLimits: boolean;
+  /** svc.availability is shown (absent only for a paid organization with credit). */
+  showAvailability: boolean;
 }
 
-export function viewerFor(catalog: Catalog, key: KeyRecord__Output): Viewer {
-  const freeLimits = key.plan === 'free';
-  return { feePercent: catalog.data.plans[freeLimits ? 'free' : 'paid'].service_fee_percent, freeLimits };
+/**
+ * Spec (Model object, svc.availability): `available` or `locked`, locked only while the
+ * organization is on the Free limits; absent for a paid organization with credit. `available`
+ * (balance less what calls in flight hold) comes from admission's counters; a paid organization
+ * without credit is on the Free limits when it has the Free allowance and is not set to stop at
+ * zero, as admission decides. Unknown (not in Redis yet): treated as with credit.
+ */
+export function viewerFor(catalog: Catalog, key: KeyRecord__Output, standing?: { available: number }): Viewer {
+  const feePercent = catalog.data.plans[key.plan === 'free' ? 'free' : 'paid'].service_fee_percent;
+  if (key.plan === 'free') return { feePercent, freeLimits: true, showAvailability: true };
+  if (!standing || standing.available > 0) return { feePercent, freeLimits: false, showAvailability: false };
+  return { feePercent, freeLimits: !key.stop_at_zero && key.free_allowance !== false, showAvailability: true };
 }
 
 function pricing(model: ChatModel | EmbeddingModel, viewer: Viewer) {
@@ -43,7 +54,7 @@ export function virtualModel(catalog: Catalog, id: (typeof VIRTUAL_MODEL_IDS)[nu
     object: 'model',
     created: catalog.data.created,
     owned_by: 'svc',
-    svc: { tier: LINES[id], virtual: true, embedding: false, ...(viewer.freeLimits ? { availability: 'available' } : {}) },
+    svc: { tier: LINES[id], virtual: true, embedding: false, ...(viewer.showAvailability ? { availability: 'available' } : {}) },
   };
 }
 
@@ -61,7 +72,7 @@ export function catalogModel(catalog: Catalog, model: ChatModel | EmbeddingModel
     location: model.location,
     ...(model.label ? { label: model.label } : {}),
     free_tier: model.free,
-    ...(viewer.freeLimits ? { availability: model.free ? 'available' : 'locked' } : {}),
+    ...(viewer.showAvailability ? { availability: viewer.freeLimits && !model.free ? 'locked' : 'available' } : {}),
   };
   return { id: model.id, object: 'model', created: catalog.data.created, owned_by: model.vendor, svc };
 }

@@ -10,7 +10,7 @@ import {
   answeredTurn,
   contextWindowFor,
   batchBoundModel,
-  checkBatchCredit,
+  checkQueuedCredit,
   planTier,
   isIncomplete,
   planCompaction,
@@ -21,6 +21,7 @@ import {
   parseResponsesRequest,
   replayEvents,
   responseObject,
+  servedHead,
   withHistory,
   withStoredIds,
   type OutputItem,
@@ -91,8 +92,12 @@ export function createResponseHandler(deps: ResponsesDeps) {
         const turn = await prepareTurn(deps, key, input);
         // Batch-bound (a named batch-tier model under a ≥ 24 h deadline): the estimate at batch
         // price must fit the balance before anything is stored (402 insufficient_credits).
+        // Otherwise it runs as its own job: refused at zero balance without the Free allowance, and
+        // on a named model when its estimate exceeds the balance (checkQueuedCredit).
         const batchModel = batchBoundModel(deps.catalog, input.chat, true);
-        if (batchModel) await checkBatchCredit(callDeps(deps), withHistory(input.chat, (turn.history?.items ?? []) as never), { key }, batchModel, input.maxOutputTokens);
+        const history = withHistory(input.chat, (turn.history?.items ?? []) as never);
+        const named = deps.catalog.isVirtual(input.chat.model) ? undefined : deps.catalog.chatModel(input.chat.model);
+        await checkQueuedCredit(callDeps(deps), history, { key }, batchModel ?? named, input.maxOutputTokens, batchModel !== undefined);
         await queueTurn(deps, deps.background, key, turn, req, res, batchModel);
         return;
       }
@@ -389,7 +394,7 @@ async function streamTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Tur
       failed(error);
       return;
     }
-    head = { ...turn.head, model: stream.served.model };
+    head = servedHead(turn.head, stream.served);
     sse.commit(servedHeaders(stream.served));
     sse.write(writer.start(responseObject(head, { status: 'in_progress', output: [], usage: null })));
     try {

@@ -31,7 +31,7 @@ function deps(options: { status?: string; missing?: boolean; run?: () => Promise
     calls: {
       run: async (...args: unknown[]) => {
         runs.push(args);
-        return (options.run ?? (async () => ({ kind: 'unary', result: { content: 'hello', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0, cacheWriteTokens: 0 }, toolCalls: [] }, svc: { cost_micros: 5 }, served: { model: HEAD.model, vendor: 'vendor-1', byok: false, dropped: [] }, headers: {} })))() as never;
+        return (options.run ?? (async () => ({ kind: 'unary', result: { content: 'hello', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0, cacheWriteTokens: 0 }, toolCalls: [] }, svc: { cost_micros: 5 }, served: { model: HEAD.model, vendor: 'vendor-1', byok: false, dropped: [], maxTokens: 4096 }, headers: {} })))() as never;
       },
     },
     conversations: {
