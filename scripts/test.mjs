@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { setup, root } from './setup.mjs';
 
 /** End-to-end files that mostly wait (vendor batches, the pool, background turns): they run beside the others. */
-const WAITING = ['test-e2e/batches/batches.e2e.test.ts', 'test-e2e/responses/background-pool.e2e.test.ts', 'test-e2e/chaos/background.e2e.test.ts', 'test-e2e/chaos/batch-kill.e2e.test.ts'];
+const WAITING = [
+  'test-e2e/batches/batches.e2e.test.ts',
+  'test-e2e/responses/background-pool.e2e.test.ts',
+  'test-e2e/responses/background.e2e.test.ts',
+  'test-e2e/chaos/background.e2e.test.ts',
+  'test-e2e/chaos/batch-kill.e2e.test.ts',
+  'test-e2e/split/split.e2e.test.ts',
+  'test-e2e/billing/plans.e2e.test.ts',
+];
 
 /** One jest process over `args`, its JSON report at `report`; resolves with its exit status. */
 function jest(args, report) {

@@ -127,14 +127,7 @@ describe('parseMetadata (responses, conversations, batches)', () => {
 });
 
 describe('text that cannot be stored (NUL, unpaired surrogates)', () => {
-  const refused = (body: Record<string, unknown>) => {
-    try {
-      parseResponsesRequest({ model: 'vendor-1/orion-5', ...body }, {});
-    } catch (error) {
-      return error as ServiceError;
-    }
-    throw new Error('accepted');
-  };
+  const refused = (body: Record<string, unknown>) => failure({ model: 'vendor-1/orion-5', ...body });
 
   it('refuses it with 400 invalid_value naming the field, before any vendor work', () => {
     expect(refused({ input: 'hello\u0000' })).toMatchObject({ code: 'invalid_value', param: 'input' });
@@ -152,14 +145,7 @@ describe('text that cannot be stored (NUL, unpaired surrogates)', () => {
 
 describe('Responses field names in refusals', () => {
   it("names 'input' where the chat shape would say 'messages'", () => {
-    const catchIt = (body: Record<string, unknown>) => {
-      try {
-        parseResponsesRequest({ model: 'vendor-1/orion-5', ...body }, {});
-      } catch (error) {
-        return error as ServiceError;
-      }
-      throw new Error('accepted');
-    };
+    const catchIt = (body: Record<string, unknown>) => failure({ model: 'vendor-1/orion-5', ...body });
     expect(catchIt({ input: [{ role: 'system', content: 'be nice' }] })).toMatchObject({ code: 'missing_messages', param: 'input' });
     expect(catchIt({ input: Array.from({ length: 4097 }, () => ({ role: 'user', content: 'x' })) })).toMatchObject({ code: 'too_many_messages', param: 'input' });
   });

@@ -106,6 +106,7 @@ describe('batch.line.run', () => {
       logger,
       concurrency: 2,
       settleWaitMs: 5,
+      settlePatienceMs: 50,
     };
     return { deps, commits };
   }

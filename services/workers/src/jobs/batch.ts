@@ -15,12 +15,13 @@ export const BATCH_OUTAGE_CODES = new Set(['batches_unavailable', 'files_unavail
  * Refusals that the chunk's own lines can cause: each holds a reservation of its estimate until
  * billing settles its usage, so a key's spend limit, a member's quota or the balance can look
  * reached while the spend is well below it. A line refused so while others are in flight waits for
- * one of them to finish and runs again; with none in flight it waits (up to about 2 s after the
- * chunk's last answer) for billing to settle the answered lines; refused after that, it is real.
+ * one of them to finish and runs again; with none in flight it asks again every SETTLE_WAIT_MS
+ * while billing settles the answered lines (up to SETTLE_PATIENCE_MS after the chunk's last
+ * answer, however loaded billing is); refused after that, it is real.
  */
 const RESERVATION_REFUSALS = new Set(['quota_exceeded', 'insufficient_credits']);
 const SETTLE_WAIT_MS = 250;
-const SETTLE_WAIT_STEPS = 8;
+const SETTLE_PATIENCE_MS = 30_000;
 
 /**
  * The chunks running in this process, by batch: a cancel announced on BATCH_CANCEL_CHANNEL stops
@@ -228,6 +229,8 @@ type LineDeps = {
   statusCheckMs?: number;
   /** A step of the wait for billing to settle answered lines before a refusal counts (RESERVATION_REFUSALS). */
   settleWaitMs?: number;
+  /** How long after the chunk's last answer a refusal may still be the reservations' (RESERVATION_REFUSALS). */
+  settlePatienceMs?: number;
   /** Where a running chunk registers, so an announced cancel reaches it at once. */
   running?: RunningBatches;
   /** Commit outcomes in groups of this many (or every flushMs). */
@@ -346,9 +349,9 @@ export function batchLinesHandler(deps: LineDeps) {
       });
     // A finished line's reservation is let go when billing settles its usage, after the line is
     // committed: a refusal with nothing else in flight waits for that (flushing the commits) in
-    // steps of SETTLE_WAIT_MS, for at most SETTLE_WAIT_STEPS steps after the chunk's last answer.
-    let settleSteps = 0;
-    const waitOn = (code: string) => RESERVATION_REFUSALS.has(code) && (inFlight > 1 || settleSteps > 0);
+    // steps of SETTLE_WAIT_MS, until SETTLE_PATIENCE_MS after the chunk's last answer.
+    let settleUntil = 0;
+    const waitOn = (code: string) => RESERVATION_REFUSALS.has(code) && (inFlight > 1 || Date.now() < settleUntil);
 
     try {
       let next = 0;
@@ -371,14 +374,13 @@ export function batchLinesHandler(deps: LineDeps) {
             inFlight -= 1;
             if (inFlight > 0) await untilOneSettles();
             else {
-              settleSteps -= 1;
               await flush();
               await new Promise((resolve) => setTimeout(resolve, deps.settleWaitMs ?? SETTLE_WAIT_MS));
             }
             inFlight += 1;
             outcome = stop.signal.aborted ? undefined : await run();
           }
-          if (outcome && outcome !== 'outage' && outcome.status === 'completed') settleSteps = SETTLE_WAIT_STEPS;
+          if (outcome && outcome !== 'outage' && outcome.status === 'completed') settleUntil = Date.now() + (deps.settlePatienceMs ?? SETTLE_PATIENCE_MS);
           if (outcome === 'outage') throw new ServiceError('batches_unavailable', 'a dependency of a batch line is unavailable');
           if (outcome) add(outcome);
           else if (stopReason === 'cancelling') add({ index: line.index, status: 'cancelled' });
