@@ -16,12 +16,13 @@ export const BATCH_OUTAGE_CODES = new Set(['batches_unavailable', 'files_unavail
  * billing settles its usage, so a key's spend limit, a member's quota or the balance can look
  * reached while the spend is well below it. A line refused so while others are in flight waits for
  * one of them to finish and runs again; with none in flight it asks again every SETTLE_WAIT_MS
- * while billing settles the answered lines (up to SETTLE_PATIENCE_MS after the chunk's last
- * answer, however loaded billing is); refused after that, it is real.
+ * while billing settles answered lines — this chunk's, or other chunks' of the batch running at
+ * once — up to SETTLE_PATIENCE_MS after the chunk started or last had an answer; refused after
+ * that, it is real.
  */
 const RESERVATION_REFUSALS = new Set(['quota_exceeded', 'insufficient_credits']);
 const SETTLE_WAIT_MS = 250;
-const SETTLE_PATIENCE_MS = 30_000;
+const SETTLE_PATIENCE_MS = 10_000;
 
 /**
  * The chunks running in this process, by batch: a cancel announced on BATCH_CANCEL_CHANNEL stops
@@ -348,9 +349,11 @@ export function batchLinesHandler(deps: LineDeps) {
         void settledOne.then(done);
       });
     // A finished line's reservation is let go when billing settles its usage, after the line is
-    // committed: a refusal with nothing else in flight waits for that (flushing the commits) in
-    // steps of SETTLE_WAIT_MS, until SETTLE_PATIENCE_MS after the chunk's last answer.
-    let settleUntil = 0;
+    // committed: a refusal with nothing else of the chunk in flight waits for that (flushing the
+    // commits) in steps of SETTLE_WAIT_MS, until SETTLE_PATIENCE_MS after the chunk started or its
+    // last answer (other chunks of the batch hold reservations too).
+    const patience = deps.settlePatienceMs ?? SETTLE_PATIENCE_MS;
+    let settleUntil = Date.now() + patience;
     const waitOn = (code: string) => RESERVATION_REFUSALS.has(code) && (inFlight > 1 || Date.now() < settleUntil);
 
     try {
@@ -380,7 +383,7 @@ export function batchLinesHandler(deps: LineDeps) {
             inFlight += 1;
             outcome = stop.signal.aborted ? undefined : await run();
           }
-          if (outcome && outcome !== 'outage' && outcome.status === 'completed') settleUntil = Date.now() + (deps.settlePatienceMs ?? SETTLE_PATIENCE_MS);
+          if (outcome && outcome !== 'outage' && outcome.status === 'completed') settleUntil = Date.now() + patience;
           if (outcome === 'outage') throw new ServiceError('batches_unavailable', 'a dependency of a batch line is unavailable');
           if (outcome) add(outcome);
           else if (stopReason === 'cancelling') add({ index: line.index, status: 'cancelled' });
