@@ -12,7 +12,6 @@ const WAITING = [
   'test-e2e/responses/background.e2e.test.ts',
   'test-e2e/chaos/background.e2e.test.ts',
   'test-e2e/chaos/batch-kill.e2e.test.ts',
-  'test-e2e/split/split.e2e.test.ts',
   'test-e2e/billing/plans.e2e.test.ts',
 ];
 
