@@ -36,9 +36,6 @@ export const environments = {
   development: { database: 'svc', vhost: 'svc', keyPrefix: 'svc:' },
   test: { database: `svc_test${testSuffix}`, vhost: `svc_test${testSuffix}`, keyPrefix: `svctest${testSuffix}:` },
   e2e: { database: `svc_e2e${testSuffix}`, vhost: `svc_e2e${testSuffix}`, keyPrefix: `svce2e${testSuffix}:` },
-  // `npm test`'s second jest process runs end-to-end files on a fleet of its own: a database of its
-  // own too, so neither fleet's billing settles the other's outbox rows against its own counters.
-  e2eSide: { database: `svc_e2e_side${testSuffix}`, vhost: `svc_e2e_side${testSuffix}`, keyPrefix: `svce2eside${testSuffix}:` },
 };
 
 export const servers = {

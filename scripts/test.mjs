@@ -3,27 +3,17 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { setup, root, envFor } from './setup.mjs';
-
-/** End-to-end files that mostly wait (vendor batches, the pool, background turns): they run beside the others. */
-const WAITING = [
-  'test-e2e/batches/batches.e2e.test.ts',
-  'test-e2e/responses/background-pool.e2e.test.ts',
-  'test-e2e/responses/background.e2e.test.ts',
-  'test-e2e/chaos/background.e2e.test.ts',
-  'test-e2e/chaos/batch-kill.e2e.test.ts',
-  'test-e2e/billing/plans.e2e.test.ts',
-];
+import { setup, root } from './setup.mjs';
 
 /** One jest process over `args`, its JSON report at `report`; resolves with its exit status. */
-function jest(args, report, env = {}) {
+function jest(args, report) {
   rmSync(report, { force: true });
   const argv = [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${report}`, ...args];
   if (process.env.CI) argv.push('--ci');
   // The report is written when the run ends; a handle a test left open must not hold CI open
   // (find it with `npx jest --detectOpenHandles <path>`).
   argv.push('--forceExit');
-  const child = spawn(process.execPath, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', ...env } });
+  const child = spawn(process.execPath, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
   return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 }
 
@@ -38,25 +28,16 @@ function counts(report) {
 }
 
 async function main() {
-  const extra = process.argv.slice(2);
-  await setup({ environmentsToPrepare: extra.length === 0 ? ['test', 'e2e', 'e2eSide'] : ['test', 'e2e'] });
+  await setup({ environmentsToPrepare: ['test', 'e2e'] });
   const reportDir = join(root, '.svc', 'reports');
   mkdirSync(reportDir, { recursive: true });
-  // A whole run is two jest processes at once, each end-to-end process with a fleet of its own
-  // (its own vhost and key prefix; see test-e2e/support/global-setup.ts): most end-to-end time is
-  // spent waiting on a fleet, so the other process uses the second core. One runs the end-to-end
-  // files one at a time — the chaos files that stop, cut and time the services among them — the
-  // other the unit and integration tests, then the end-to-end files that mostly wait on batches
-  // and background work (WAITING). With arguments (a subset): one process.
-  const waiting = WAITING.map((path) => path.replace(/[.]/g, '[.]')).join('|');
-  const runs =
-    extra.length === 0
-      ? [
-          [['--selectProjects', 'e2e', '--testPathIgnorePatterns', waiting, '/node_modules/'], 'e2e.json'],
-          [['--selectProjects', 'unit', 'integration', 'e2e', '--testPathPatterns', `/(libs|services|scripts|k8s)/|${waiting}`], 'jest.json', { E2E_DATABASE_URL: envFor('e2eSide').DATABASE_URL }],
-        ]
-      : [[extra, 'jest.json']];
-  const statuses = await Promise.all(runs.map(([args, name, env]) => jest(args, join(reportDir, name), env)));
+  const extra = process.argv.slice(2);
+  // A whole run is two jest processes at once: the end-to-end tests (one fleet, one file at a
+  // time: some stop and kill its services) beside the unit and integration tests, which touch no
+  // fleet (their own database, vhost and key prefix). Most end-to-end time is spent waiting on the
+  // fleet, so the other process uses the second core. With arguments (a subset): one process.
+  const runs = extra.length === 0 ? [[['--selectProjects', 'e2e'], 'e2e.json'], [['--selectProjects', 'unit', 'integration'], 'jest.json']] : [[extra, 'jest.json']];
+  const statuses = await Promise.all(runs.map(([args, name]) => jest(args, join(reportDir, name))));
   let passed = 0;
   let failed = 0;
   for (const [, name] of runs) {
