@@ -33,4 +33,4 @@ export * from './decision';
 export { contextWindowFor, planCompaction, itemTokens, COMPACTION_TARGET, COMPACTION_AHEAD, KEEP_RECENT_ITEMS, SUMMARY_INSTRUCTIONS } from './responses/compaction';
 export { planTier, requestedTier, FLEX_DEADLINE_MS, BATCH_DEADLINE_MS, FLEX_ATTEMPT_MS, type TierPlan, type TierFallback } from './tier';
 export * from './split';
-export { batchBoundModel, batchProtocolOf, batchLineOutcome, checkBatchCredit, checkQueuedCredit, poolLinePolicy, prepareBatchLine, type BatchLinePlan, type PoolGroup, type PoolRow } from './responses/pool-line';
+export { batchBoundModel, batchProtocolOf, batchLineOutcome, checkQueuedCredit, poolLinePolicy, prepareBatchLine, type BatchLinePlan, type PoolGroup, type PoolRow } from './responses/pool-line';

@@ -16,11 +16,31 @@ export function tokensForCharacters(characters: number): number {
   return Math.ceil(characters / 4);
 }
 
+/**
+ * The one walk over a vendor message's shape: each text it sends (an assistant's tool calls as
+ * their JSON) to `text`, each image part to `image`.
+ */
+function visitMessage(message: VendorMessage, text: (value: string) => void, image: () => void): void {
+  if (message.role === 'user') {
+    for (const part of message.content) {
+      if (part.type === 'text') text(part.text);
+      else image();
+    }
+  } else if (message.role === 'assistant') {
+    if (message.content) text(message.content);
+    if (message.toolCalls?.length) text(JSON.stringify(message.toolCalls));
+  } else text(message.content);
+}
+
 /** Characters of one vendor message: text, an image as IMAGE_CHARACTERS, an assistant's tool calls as their JSON. */
 export function messageCharacters(message: VendorMessage): number {
-  if (message.role === 'user') return message.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : IMAGE_CHARACTERS), 0);
-  if (message.role === 'assistant') return (message.content ?? '').length + (message.toolCalls?.length ? JSON.stringify(message.toolCalls).length : 0);
-  return message.content.length;
+  let characters = 0;
+  visitMessage(
+    message,
+    (text) => (characters += text.length),
+    () => (characters += IMAGE_CHARACTERS),
+  );
+  return characters;
 }
 
 /**
@@ -34,19 +54,6 @@ export function estimateInputTokens(request: { system?: string; messages: readon
   return tokensForCharacters(characters);
 }
 
-/** The texts a chat request sends: system prompt, message texts, an assistant's tool calls as their JSON. */
-function* requestTexts(request: { system?: string; messages: readonly VendorMessage[] }): Generator<string> {
-  if (request.system) yield request.system;
-  for (const message of request.messages) {
-    if (message.role === 'user') {
-      for (const part of message.content) if (part.type === 'text') yield part.text;
-    } else if (message.role === 'assistant') {
-      if (message.content) yield message.content;
-      if (message.toolCalls?.length) yield JSON.stringify(message.toolCalls);
-    } else yield message.content;
-  }
-}
-
 /**
  * Input tokens of a chat request counted with a real byte-pair encoding, as far as `limit` (limit
  * + 1 means more): the Free plan's "16000 input tokens" (spec: Limits) is a count of tokens, which
@@ -54,12 +61,13 @@ function* requestTexts(request: { system?: string; messages: readonly VendorMess
  * one). Images count IMAGE_CHARACTERS / 4 each. Only text up to about `limit` tokens is encoded.
  */
 export function countInputTokensUpTo(request: { system?: string; messages: readonly VendorMessage[]; images: ReadonlyArray<{ decoded: boolean }> }, limit: number): number {
+  const texts: string[] = request.system ? [request.system] : [];
   let images = 0;
-  for (const message of request.messages) if (message.role === 'user') for (const part of message.content) if (part.type !== 'text') images += 1;
+  for (const message of request.messages) visitMessage(message, (text) => texts.push(text), () => (images += 1));
   for (const image of request.images) if (!image.decoded) images += 1;
   const imageTokens = images * tokensForCharacters(IMAGE_CHARACTERS);
   if (imageTokens > limit) return limit + 1;
-  return imageTokens + countTokensUpTo(requestTexts(request), limit - imageTokens);
+  return imageTokens + countTokensUpTo(texts, limit - imageTokens);
 }
 
 /** Input tokens of an embeddings request. */

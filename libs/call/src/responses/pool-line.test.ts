@@ -6,7 +6,7 @@ import { parseChatRequest } from '../request/chat-request';
 import { MemoryCacheState } from '../cache/cache-policy.memory';
 import type { AdmitQuery, CallerKey, UsageRecord } from '../ports';
 import type { CallDeps } from '../types';
-import { batchBoundModel, batchLineOutcome, checkBatchCredit, checkQueuedCredit, poolLinePolicy, prepareBatchLine } from './pool-line';
+import { batchBoundModel, batchLineOutcome, checkQueuedCredit, poolLinePolicy, prepareBatchLine } from './pool-line';
 
 const KEY: CallerKey = { key_id: 'key_1', organization_id: 'org_1', plan: 'paid', fallback_policy: 'cross_vendor', byok_vendors: [] };
 const RESPONSE = `resp_${'a'.repeat(32)}`;
@@ -46,7 +46,7 @@ describe('pool lines (batch-bound background turns)', () => {
   it('402 when the estimate at batch price exceeds the balance; admission released at once', async () => {
     const { deps, released, admitted } = ports(async () => ({ headers: { 'x-svc-balance-micros': '100' } }));
     const model = catalog.chatModel('vendor-1/orion-5')!;
-    const error = await checkBatchCredit(deps, chat(model.id), { key: KEY }, model, 100_000).catch((caught: unknown) => caught);
+    const error = await checkQueuedCredit(deps, chat(model.id), { key: KEY }, model, 100_000, true).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as ServiceError).code).toBe('insufficient_credits');
     expect((error as ServiceError).headers['x-svc-balance-micros']).toBe('100');
@@ -54,7 +54,7 @@ describe('pool lines (batch-bound background turns)', () => {
     expect(admitted[0]!.estimated_micros).toBeGreaterThanOrEqual(500_000);
     expect(admitted[0]!.estimated_micros).toBeLessThan(1_000_000);
     expect(released).toEqual([admitted[0]!.call_id]);
-    const fits = await checkBatchCredit(ports().deps, chat(model.id), { key: KEY }, model, 100);
+    const fits = await checkQueuedCredit(ports().deps, chat(model.id), { key: KEY }, model, 100, true);
     expect(fits.estimateMicros).toBeLessThan(1_000_000);
   });
 

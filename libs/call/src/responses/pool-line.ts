@@ -41,7 +41,7 @@ export interface PoolGroup {
  * A background turn served inside the organization's vendor batch (spec: POST /v1/responses
  * `background`, "waiting for its batch" and "sent inside a vendor batch"). The pipeline's own
  * steps, split where a vendor batch splits the call: the edge decides a turn is batch-bound and
- * checks its estimate against the balance (batchBoundModel, checkBatchCredit); the workers build
+ * checks its estimate against the balance (batchBoundModel, checkQueuedCredit); the workers build
  * each line's vendor request when the pool flushes (prepareBatchLine) and, once the vendor batch
  * answered, turn the line's ChatResult into the svc object, cost and usage record a live call
  * produces (batchLineOutcome: outcome.ts svcObject and finish, at the batch price, billed once
@@ -119,11 +119,6 @@ export async function checkQueuedCredit(deps: CallDeps, input: ChatRequestInput,
   return { estimateMicros: estimate.micros, balanceMicros: balance };
 }
 
-/** checkQueuedCredit for a batch-bound turn (its model has a batch tier). */
-export function checkBatchCredit(deps: CallDeps, input: ChatRequestInput, caller: Caller, model: ChatModel, maxOutputTokens: number): Promise<{ estimateMicros: number; balanceMicros: number | undefined }> {
-  return checkQueuedCredit(deps, input, caller, model, maxOutputTokens, true);
-}
-
 /** One pool line as the vendor batch takes it: the model, where it is served, and its prepared request. */
 export interface BatchLinePlan {
   model: ChatModel;
@@ -168,7 +163,7 @@ export async function batchLineOutcome(deps: CallDeps, input: ChatRequestInput, 
     if (cut.cut) Object.assign(result, { content: cut.text, finishReason: 'stop' });
   }
   const ledger = new CallLedger(callId, caller.key, { billing: deps.billing, usage: deps.usage, logger: deps.logger });
-  // Admission ran when the turn was accepted (checkBatchCredit); nothing is held now, and the
+  // Admission ran when the turn was accepted (checkQueuedCredit); nothing is held now, and the
   // answer is billed whatever the balance became meanwhile (the vendor already did the work).
   const admission: CallAdmission = { callId, free: false, reason: '', headers: {}, reservedMicros: 0, baselineModel: '', baselineCalls: 0 };
   const inputTokens = estimateInputTokens(input);
