@@ -223,6 +223,43 @@ describe('Responses stream (spec: Responses stream)', () => {
   });
 });
 
+describe('a Responses stream that fails once it began (spec: Responses stream, States and transitions)', () => {
+  const state = fleetState();
+  const client = new OpenAI({ baseURL: state.baseUrl, apiKey: state.apiKey, maxRetries: 0 });
+
+  it('sends event: error, then response.failed; the failed response and the conversation it names read back', async () => {
+    const response = await fetch(`${state.baseUrl}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${state.apiKey}`, 'content-type': 'application/json', 'x-svc-fallback': 'none', 'x-sim-fault': 'cut:2' },
+      body: JSON.stringify({ model: MODEL, input: 'Tell me a longer story please.', stream: true }),
+    });
+    expect(response.status).toBe(200);
+    const events = (await response.text())
+      .split('\n\n')
+      .filter((block) => block.trim() !== '')
+      .map((block) => ({ event: block.split('\n')[0].slice(7), data: JSON.parse(block.split('\n')[1].slice(6)) as Record<string, unknown> }));
+    expect(events.map((event) => event.data.sequence_number)).toEqual(events.map((_event, index) => index));
+    const [error, failed] = events.slice(-2);
+    expect(error.event).toBe('error');
+    expect(error.data).toEqual({ type: 'error', sequence_number: events.length - 2, code: 'upstream_error', message: expect.any(String), param: null });
+    expect(failed.event).toBe('response.failed');
+    const object = failed.data.response as { id: string; status: string; conversation: { id: string }; error: { code: string }; output: Array<{ id: string }> };
+    expect(object).toMatchObject({ status: 'failed', error: { code: 'upstream_error' } });
+    const created = events[0].data.response as { id: string; conversation: { id: string } };
+    expect(object.id).toBe(created.id);
+    expect(object.conversation.id).toBe(created.conversation.id);
+    // The ids the client was given read back: the response as the terminal event showed it.
+    const fetched = await client.responses.retrieve(object.id);
+    expect(fetched).toMatchObject({ id: object.id, status: 'failed', error: { code: 'upstream_error' } });
+    expect(fetched.output.map((item) => (item as { id: string }).id)).toEqual(object.output.map((item) => item.id));
+    const conversation = await client.conversations.retrieve(object.conversation.id);
+    expect(conversation.id).toBe(object.conversation.id);
+    // A failed response is not the conversation's latest turn: a turn continuing the conversation answers.
+    const next = await client.responses.create({ model: MODEL, input: 'Try again.', conversation: object.conversation.id } as never);
+    expect(next.status).toBe('completed');
+  });
+});
+
 describe('GET /v1/responses/{id}?stream=true replays a stored response', () => {
   const state = fleetState();
   const client = new OpenAI({ baseURL: state.baseUrl, apiKey: state.apiKey, maxRetries: 0 });

@@ -1,4 +1,4 @@
-import { ResponsesStreamWriter, outputItems, responseObject, servedHead, withStoredIds } from './responses';
+import { ResponsesStreamWriter, outputItems, replayEvents, responseObject, servedHead, withStoredIds } from './responses';
 
 const parse = (bytes: string) =>
   bytes
@@ -57,5 +57,26 @@ describe('servedHead (max_output_tokens as applied)', () => {
     expect(servedHead({ ...head, maxOutputTokens: 100 }, { model: 'm', maxTokens: 100 })).toMatchObject({ maxOutputTokens: 100 });
     expect(servedHead({ ...head, maxOutputTokens: null }, { model: 'm', maxTokens: 100 })).toMatchObject({ maxOutputTokens: null });
     expect(responseObject(servedHead(head, { model: 'm', maxTokens: 4096 }), { status: 'completed', output: [], usage: null }).max_output_tokens).toBe(4096);
+  });
+});
+
+describe('replayEvents (GET ?stream=true)', () => {
+  const message = { type: 'message', id: 'msg_a', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hi', annotations: [] }] };
+
+  it('a completed response: the live order, ending with response.completed carrying it', () => {
+    const events = parse(replayEvents({ id: 'resp_1', status: 'completed', output: [message] }));
+    expect(events.map((event) => event.event)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
+    expect(events.at(-1)!.data.response).toMatchObject({ id: 'resp_1', status: 'completed' });
+  });
+
+  it('a failed response: its error event before response.failed, as the live stream sent them', () => {
+    const events = parse(replayEvents({ id: 'resp_2', status: 'failed', output: [], error: { code: 'upstream_error', message: 'The vendor failed.' } }));
+    expect(events.map((event) => event.event)).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
+    expect(events[2].data).toEqual({ type: 'error', sequence_number: 2, code: 'upstream_error', message: 'The vendor failed.', param: null });
+    expect(parse(replayEvents({ id: 'resp_2', status: 'failed', output: [], error: { code: 'upstream_error', message: 'x' } }, 2)).map((event) => event.event)).toEqual(['response.failed']);
+  });
+
+  it('a cancelled response ends with response.failed and no error event', () => {
+    expect(parse(replayEvents({ id: 'resp_3', status: 'cancelled', output: [], error: { code: 'cancelled', message: 'x' } })).map((event) => event.event)).toEqual(['response.created', 'response.in_progress', 'response.failed']);
   });
 });

@@ -195,7 +195,7 @@ export class ResponsesStreamWriter {
 /**
  * A stored response's stream, rebuilt (GET /v1/responses/{id}?stream=true): the same event order
  * as the live stream, each item's text or arguments as one delta, the stored ids throughout, and
- * the final event by the response's status. Deterministic, so any replica replays the same bytes;
+ * the final event by the response's status (a failed one's `error` event before it). Deterministic, so any replica replays the same bytes;
  * `startingAfter` skips the events up to that sequence number.
  */
 export function replayEvents(response: Record<string, unknown> & { id: string; status: string; output: unknown[] }, startingAfter = -1): string {
@@ -219,6 +219,9 @@ export function replayEvents(response: Record<string, unknown> & { id: string; s
     out += writer.event('response.output_item.done', { output_index: index, item });
   });
   const kind = response.status === 'incomplete' ? 'incomplete' : response.status === 'failed' || response.status === 'cancelled' ? 'failed' : 'completed';
+  // A failed response's stream said why before its terminal event (as the live stream did).
+  const error = response.error as { code?: unknown; message?: unknown } | null | undefined;
+  if (response.status === 'failed' && error && typeof error.code === 'string') out += writer.error(error.code, typeof error.message === 'string' ? error.message : '');
   out += writer.end(kind, response);
   if (startingAfter < 0) return out;
   return out

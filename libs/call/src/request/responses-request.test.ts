@@ -150,3 +150,21 @@ describe('Responses field names in refusals', () => {
     expect(catchIt({ input: Array.from({ length: 4097 }, () => ({ role: 'user', content: 'x' })) })).toMatchObject({ code: 'too_many_messages', param: 'input' });
   });
 });
+
+describe('images downloaded after parsing', () => {
+  it('name the input part, as the Responses API names it, for a later invalid_image_url', () => {
+    const parsed = parseResponsesRequest(
+      {
+        model: 'vendor-1/orion-5',
+        instructions: 'Describe.',
+        input: [
+          { role: 'user', content: 'first' },
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'this one' }, { type: 'input_image', image_url: 'https://images.example/cat.png' }] },
+        ],
+      },
+      {},
+      { remoteImages: 'defer' },
+    );
+    expect(parsed.chat.images.map((image) => image.param)).toEqual(['input[1].content[1].image_url']);
+  });
+});

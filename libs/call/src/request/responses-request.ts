@@ -234,11 +234,10 @@ export function parseInputItems(items: unknown, root = 'items'): ResponseInputIt
   return convertInput(items, root).items;
 }
 
-/** A chat parser refusal, named in the Responses API's fields. */
-function renamed(error: unknown, origins: number[], instructions: boolean): unknown {
-  if (!(error instanceof ServiceError) || !error.param) return error;
+/** A chat request's field (`messages[i]…`, `max_tokens`, …) named as the Responses API names it. */
+function responsesParam(chatParam: string, origins: number[], instructions: boolean): string {
   const offset = instructions ? 1 : 0;
-  const param = error.param
+  return chatParam
     .replace(/^messages\[(\d+)\]/, (_all, index: string) => {
       const origin = origins[Number(index) - offset];
       return origin === undefined ? 'instructions' : `input[${origin}]`;
@@ -251,9 +250,14 @@ function renamed(error: unknown, origins: number[], instructions: boolean): unkn
     .replace(/^response_format.*$/, 'text.format')
     .replace(/^max_tokens$/, 'max_output_tokens')
     .replace(/^reasoning_effort$/, 'reasoning.effort');
+}
+
+/** A chat parser refusal, named in the Responses API's fields. */
+function renamed(error: unknown, origins: number[], instructions: boolean): unknown {
+  if (!(error instanceof ServiceError) || !error.param) return error;
+  const param = responsesParam(error.param, origins, instructions);
   const message = error.message.replace(error.param, param).replace(/'messages'/g, "'input'");
-  const renamedError = new ServiceError(error.code as never, message, { param, headers: error.headers, cause: error });
-  return renamedError;
+  return new ServiceError(error.code as never, message, { param, headers: error.headers, cause: error });
 }
 
 /** Validates a Responses body (spec: POST /v1/responses) and returns it normalised. */
@@ -347,6 +351,8 @@ export function parseResponsesRequest(body: unknown, headers: Headers, options: 
   } catch (error) {
     throw renamed(error, converted.origins, instructions !== undefined);
   }
+  // Images still to download are refused later (invalid_image_url): named as the input part.
+  for (const image of chat.images) image.param = responsesParam(image.param, converted.origins, instructions !== undefined);
   // "include, truncation, user: accepted and ignored, listed in svc.ignored_parameters whenever present".
   chat.ignoredParameters = ['include', 'truncation', 'user'].filter((name) => given(body[name]));
   chat.user = undefined;

@@ -6,7 +6,7 @@ import type { Logger } from '@svc/logger';
  * The HTTP side of a long call (spec: Long calls), shared by chat completions and Responses.
  * Unary: no answer after `commitMs` commits the 200 and writes one space every `keepaliveMs`
  * until the JSON body (parsers read it unchanged); a failure after that is written into the body
- * the endpoint defines. Streams: `: keepalive` while the vendor opens or is silent; until the first
+ * the endpoint defines (`failedBody`, which may be async). Streams: `: keepalive` while the vendor opens or is silent; until the first
  * event, errors are ordinary JSON errors.
  */
 export interface LongCallTimes {
@@ -41,7 +41,7 @@ export async function unaryWithCommit(res: Response, times: LongCallTimes, work:
   } catch (error) {
     if (!committed) throw error;
     if (!(error instanceof ServiceError)) times.logger.error('long call failed after commit', { err: error });
-    res.end(JSON.stringify(failedBody(clientFailure(error))));
+    res.end(JSON.stringify(await failedBody(clientFailure(error))));
     return;
   } finally {
     clearTimeout(commit);

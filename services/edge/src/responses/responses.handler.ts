@@ -321,8 +321,26 @@ async function storeTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn
   if (deps.historyCache && turn.history && !completed.delete_after_response && (completed.response.status === 'completed' || completed.response.status === 'incomplete')) {
     deps.historyCache.put(key.organization_id, historyAfterTurn(turn.history, completed, turn.input.retentionDays), turn.since);
   }
-  compactAhead(deps, key, turn, completed.thread_token_estimate);
+  if (completed.response.status === 'completed' || completed.response.status === 'incomplete') compactAhead(deps, key, turn, completed.thread_token_estimate);
   return { response: stored, deleteAfter: completed.delete_after_response };
+}
+
+/**
+ * A failed turn whose response object the client is given — a stream that failed once it began
+ * (its id went out in response.created), a long call that failed after its commit — is stored
+ * `failed` with what the client was shown, so the id reads back (GET) as the client saw it and the
+ * conversation it names exists. A failed response is never a thread's head: continuing from the
+ * conversation skips it. Best effort: the client gets the failure either way.
+ */
+async function storeFailedTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn, res: Response, response: Record<string, unknown>, output: OutputItem[]): Promise<Record<string, unknown>> {
+  try {
+    const stored = await storeTurn(deps, key, turn, response, output);
+    if (stored.deleteAfter) deleteAfterResponse(deps, key, turn, res);
+    return stored.response;
+  } catch (error) {
+    deps.logger.warn('failed response not stored: GET will not find it', { response_id: turn.head.id, err: error });
+    return response;
+  }
 }
 
 /** A stored turn whose call could not be billed is taken back: its response (and everything after it), or the conversation it created. */
@@ -362,7 +380,7 @@ async function unaryTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Turn
       deleteAfter = outcome.alongside.deleteAfter;
       return { body: outcome.alongside.response, headers: { ...outcome.headers, ...servedHeaders(outcome.served) } };
     },
-    (failure) => responseObject(turn.head, { status: 'failed', output: [], usage: null, error: { code: failure.code, message: failure.message }, svc: turnSvc(call.failedSvc(), turn) }),
+    (failure) => storeFailedTurn(deps, key, turn, res, responseObject(turn.head, { status: 'failed', output: [], usage: null, error: { code: failure.code, message: failure.message }, svc: turnSvc(call.failedSvc(), turn) }), []),
   );
   if (deleteAfter) deleteAfterResponse(deps, key, turn, res);
 }
@@ -377,11 +395,13 @@ async function streamTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Tur
   const sse = new SseResponse(res, deps.keepaliveIntervalMs);
   const writer = new ResponsesStreamWriter(turn.head.id);
   let head = turn.head;
-  const failed = (error: unknown) => {
+  const failed = async (error: unknown) => {
     if (signal.aborted) return;
     const failure = clientFailure(error);
     sse.write(writer.error(failure.code, failure.message));
-    sse.end(writer.end('failed', responseObject(head, { status: 'failed', output: writer.items(), usage: null, error: { code: failure.code, message: failure.message }, svc: turnSvc(call.failedSvc(), turn) })));
+    const output = writer.items();
+    const response = responseObject(head, { status: 'failed', output, usage: null, error: { code: failure.code, message: failure.message }, svc: turnSvc(call.failedSvc(), turn) });
+    sse.end(writer.end('failed', await storeFailedTurn(deps, key, turn, res, response, output)));
   };
   try {
     let stream;
@@ -391,7 +411,7 @@ async function streamTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Tur
       if (!sse.isCommitted) throw error;
       deps.logger.warn('response stream failed before its first event, after keepalive', { err: error });
       sse.write(writer.start(responseObject(head, { status: 'in_progress', output: [], usage: null })));
-      failed(error);
+      await failed(error);
       return;
     }
     head = servedHead(turn.head, stream.served);
@@ -413,7 +433,7 @@ async function streamTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Tur
         }
       }
     } catch (error) {
-      failed(error);
+      await failed(error);
     }
   } finally {
     sse.close();
