@@ -84,4 +84,45 @@ describe('long calls (spec: Long calls), with intervals shortened', () => {
       await db.end();
     }
   });
+
+  it('a client that leaves a stream once it began is billed for what it was sent (the prompt and the output received)', async () => {
+    const { apiKey, organizationId } = newOrganization();
+    const controller = new AbortController();
+    const response = await fetch(`${edge.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'x-sim-tps': '40' },
+      body: JSON.stringify({ model: MODEL, stream: true, max_tokens: 400, messages: [{ role: 'user', content: 'Write a long poem about the mountains, please.' }] }),
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let received = '';
+    while ((received.match(/./gu) ?? []).length < 40) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the stream ended before the client left');
+      text += decoder.decode(value, { stream: true });
+      received = text
+        .split('\n\n')
+        .filter((event) => event.startsWith('data: {'))
+        .map((event) => (JSON.parse(event.slice(6)) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
+        .join('');
+    }
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const db = new Client({ connectionString: state.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query('SELECT input_tokens, output_tokens, cost_micros::int AS cost FROM billing.ledger_entry WHERE organization_id = $1', [organizationId]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].input_tokens).toBeGreaterThan(0);
+      // At least what was received (about 4 characters a token), less than the whole answer's room.
+      expect(rows[0].output_tokens).toBeGreaterThanOrEqual(Math.floor(received.length / 8));
+      expect(rows[0].output_tokens).toBeLessThan(400);
+      expect(rows[0].cost).toBeGreaterThan(0);
+    } finally {
+      await db.end();
+    }
+  });
 });

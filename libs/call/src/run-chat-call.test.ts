@@ -269,14 +269,24 @@ describe('one billed chat call (in-memory ports)', () => {
     expect(records).toHaveLength(1);
   });
 
-  it('stream: a reader that stops early releases the reservation and bills nothing', async () => {
+  it('stream: a reader that stops early (the client left) is billed for what it was sent: the prompt estimate and the output counted', async () => {
     vendors({ 'orion-mini-5': { content: 'streamed hello' } });
     const { deps, records, released } = ports();
     const call = await ChatCall.start(deps, chat({ model: 'vendor-1/orion-mini-5', stream: true }), { key: KEY }, { stream: true }, signal());
     const stream = await call.stream(signal());
-    for await (const event of stream.events) if (event.type === 'text') break;
-    expect(records).toHaveLength(0);
-    expect(released).toHaveLength(1);
+    let sent = '';
+    for await (const event of stream.events) {
+      if (event.type === 'text') {
+        sent += event.delta;
+        break;
+      }
+    }
+    expect(sent).toBe('streamed hello');
+    expect(records).toHaveLength(1);
+    // "Say hello." is 10 characters: 3 tokens by the estimate; "streamed hello" is 3 tokens of o200k (stream, ed, hello).
+    expect(records[0]).toMatchObject({ input_tokens: 3, output_tokens: 3, model: 'vendor-1/orion-mini-5' });
+    expect(Number(records[0]!.cost_micros)).toBeGreaterThan(0);
+    expect(released).toHaveLength(0);
   });
 
   it("a caller's cache ttl applies where the request set none (batch and background lines)", async () => {

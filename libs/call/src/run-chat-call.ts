@@ -10,6 +10,7 @@ import { failedSvcObject, finish, svcObject, type OutcomeContext } from './outco
 import { answerCheck, canEscalate, hideCalls, holdUntilDecided, isHiddenCall, offersHiddenTool, withoutHiddenCalls } from './escalation/escalation';
 import { listPricePico, roundPicoToMicros } from '@svc/pricing';
 import { toClientError } from './vendor-errors';
+import { countTokens } from '@svc/tokenizer';
 import type { CompletionHead } from './render/chat';
 import type { Caller } from './ports';
 import type { CallDeps, CallPolicy } from './types';
@@ -329,10 +330,21 @@ export class ChatCall {
     const { ledger } = this.plan;
     const { attempt } = opened;
     let ended = false;
+    // What the client was sent, for the bill of a stream it leaves (billLeftStream).
+    const sent: string[] = [];
+    const note = (event: AnswerEvent) => {
+      if (event.type === 'text') sent.push(event.delta);
+      else if (event.type === 'tool_call_start') sent.push(event.name);
+      else if (event.type === 'tool_call_delta') sent.push(event.arguments);
+    };
     try {
-      for (const event of buffered) yield event;
+      for (const event of buffered) {
+        note(event);
+        yield event;
+      }
       let step = await reader.next();
       while (!step.done) {
+        note(step.value);
         yield step.value;
         step = await reader.next();
       }
@@ -345,19 +357,46 @@ export class ChatCall {
     } catch (error) {
       ended = true;
       const aborted = error instanceof VendorError && error.kind === 'aborted';
-      if (!aborted && !signal.aborted) this.deps.logger.warn('stream failed after start', { vendor: attempt.model.vendor, model: attempt.model.id, err: error });
+      if (aborted || signal.aborted) {
+        await this.billLeftStream(context, attempt, sent);
+        throw error;
+      }
+      this.deps.logger.warn('stream failed after start', { vendor: attempt.model.vendor, model: attempt.model.id, err: error });
       await ledger.refundTokens(0);
       ledger.release();
-      if (aborted) throw error;
       throw error instanceof VendorError ? toClientError(error, attempt.model.vendor, { afterStart: true }) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.', { cause: error });
     } finally {
       opened.deadline.clear();
       if (!ended) {
-        // The reader stopped early: cancel the vendor stream; nothing was delivered in full.
+        // The reader stopped early (the client left): cancel the vendor stream, bill what was sent.
         void opened.iterator.return?.().catch(() => undefined);
+        await this.billLeftStream(context, attempt, sent);
+      }
+    }
+  }
+
+  /**
+   * A stream the client left once it began is billed for what it was sent (spec: Long calls 6
+   * frees a disconnect only for a non-streamed call): the prompt as estimated and the output it
+   * received counted with the tokenizer (the vendor's own count never came). One that left before
+   * any output costs nothing, as a non-streamed call would. Billing is best effort here: the client
+   * is gone, so a failure is logged and the reservation given back.
+   */
+  private async billLeftStream(context: OutcomeContext, attempt: Attempt, sent: readonly string[]): Promise<void> {
+    const { ledger } = this.plan;
+    const outputTokens = sent.length === 0 ? 0 : countTokens(sent.join(''));
+    try {
+      if (outputTokens === 0) {
         await ledger.refundTokens(0);
         ledger.release();
+        return;
       }
+      const usage: Usage = { inputTokens: this.plan.inputTokens, outputTokens, cachedTokens: 0, cacheWriteTokens: 0 };
+      const { cost } = svcObject(context, attempt, usage, 'client_left', undefined);
+      await finish(context, attempt, usage, cost, undefined);
+    } catch (error) {
+      this.deps.logger.error('a stream the client left could not be billed; its reservation is given back', { call_id: this.plan.callId, vendor: attempt.model.vendor, model: attempt.model.id, output_tokens: outputTokens, err: error });
+      ledger.release();
     }
   }
 
