@@ -182,18 +182,39 @@ describe('zero balance, second organizations and spend limits', () => {
     expect(first.status).toBe(200);
     expect([first.headers.get('x-svc-quota-scope'), first.headers.get('x-svc-quota-limit'), first.headers.get('x-svc-quota-remaining')]).toEqual(['key', '30', '30']);
     expect(first.svc!.cost_micros).toBeGreaterThan(30);
-    // Settlement is asynchronous (queue → ledger): the limit bites once the first call has settled.
+    // Settlement is asynchronous (queue → ledger): until the first call has settled, its cost is
+    // held in flight and a refusal says so (Retry-After 1); then the limit is reached.
     let refused: Outcome | undefined;
     for (let i = 0; i < 50 && !refused; i += 1) {
       const next = await call(client, { model: PAID_MODEL, max_tokens: 5 });
-      if (next.status === 429) refused = next;
-      else await sleep(100);
+      if (next.status === 429 && next.error!.message.includes('in flight')) expect(next.headers.get('retry-after')).toBe('1');
+      else if (next.status === 429) refused = next;
+      if (!refused) await sleep(100);
     }
     expect(refused?.error).toMatchObject({ type: 'rate_limit_error', code: 'quota_exceeded' });
     const tomorrow = new Date(Math.floor(Date.now() / 86_400_000 + 1) * 86_400_000).toISOString().replace('.000Z', 'Z');
     expect(refused!.error!.message).toContain(`It resets at ${tomorrow}.`);
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect([refused!.headers.get('x-svc-quota-scope'), refused!.headers.get('x-svc-quota-limit'), refused!.headers.get('x-svc-quota-remaining')]).toEqual(['key', '30', '0']);
+  });
+});
+
+describe('spend limits and a client calling one after another', () => {
+  it('an answered call counts at its cost, not its estimate: calls are refused only once what they cost reaches the limit', async () => {
+    const org = newOrganization({ keyFlags: ['--spend-limit', '10', '--spend-period', 'day'] });
+    const client = clientFor(org.apiKey);
+    const costs: number[] = [];
+    let refused: Outcome | undefined;
+    for (let i = 0; i < 20 && !refused; i += 1) {
+      const next = await call(client, { model: 'vendor-1/orion-nano-5', max_tokens: 50 });
+      if (next.status === 200) costs.push(next.svc!.cost_micros);
+      else refused = next;
+    }
+    expect(refused?.status).toBe(429);
+    expect(refused?.error?.code).toBe('quota_exceeded');
+    // Each call's estimate (max_tokens 50) is above the 10-micro limit; what they cost is not.
+    expect(costs.length).toBeGreaterThanOrEqual(2);
+    expect(costs.reduce((sum, cost) => sum + cost, 0)).toBeGreaterThanOrEqual(10);
   });
 });
 

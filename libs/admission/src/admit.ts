@@ -146,8 +146,16 @@ function refusal(reply: string[], headers: Record<string, string>, context: Refu
     const window = periodWindow(period, context.nowMs);
     const resetMs = Number.isFinite(window.endMs) ? window.endMs - context.nowMs : 86_400_000;
     const what = member ? 'Your monthly spend quota in this organization' : `This key’s spend limit${period === 'life' ? '' : ` for the ${period}`}`;
+    const quota = { 'x-svc-quota-scope': member ? 'member' : 'key', 'x-svc-quota-limit': String(limit), 'x-svc-quota-remaining': '0' };
+    const settled = Number(reply[4] ?? limit);
+    if (settled < limit) {
+      // Not reached: calls still in flight hold the rest, and they end (settled or given back) in moments.
+      return new ServiceError('quota_exceeded', `${what} (${limit} micros) is taken up by calls in flight: ${settled} micros are spent and the rest is held by calls not yet settled. Retry when they finish.`, {
+        headers: { ...headers, 'retry-after': '1', ...quota },
+      });
+    }
     return new ServiceError('quota_exceeded', `${what} (${limit} micros) is reached. ${describeReset(period, window)}`, {
-      headers: { ...headers, 'retry-after': retryAfterSeconds(resetMs), 'x-svc-quota-scope': member ? 'member' : 'key', 'x-svc-quota-limit': String(limit), 'x-svc-quota-remaining': '0' },
+      headers: { ...headers, 'retry-after': retryAfterSeconds(resetMs), ...quota },
     });
   }
   // free_tier_limit

@@ -12,3 +12,12 @@ export async function release(redis: Redis, request: ReleaseRequest): Promise<Re
   const released = await admissionScripts(redis).release([`unused:${org}`, `held:${org}`, `hold:${org}`], [request.call_id ?? '']);
   return { released: released === 1 };
 }
+
+/**
+ * An answered call's hold against the balance and the spend limits becomes its cost until billing
+ * settles it (HOLD_COST in scripts.ts). True when the call still held something.
+ */
+export async function holdCost(redis: Redis, request: { organization_id: string; call_id: string; cost_micros: number }): Promise<boolean> {
+  const cost = Math.max(0, Math.trunc(request.cost_micros));
+  return (await admissionScripts(redis).holdCost([`hold:{${request.organization_id}}`], [request.call_id, String(cost)])) === 1;
+}

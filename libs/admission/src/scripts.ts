@@ -1,7 +1,7 @@
 import { defineScripts, type Redis } from '@svc/redis';
 
 /**
- * The three Lua scripts of admission and settlement. Each runs atomically on the organization's
+ * The Lua scripts of admission and settlement. Each runs atomically on the organization's
  * keys (KEYS order: counters.ts keyList, plus the settle marker for SETTLE).
  *
  * A reservation (`hold:{org}` field = call id) lists the counters it raised and by how much, as
@@ -70,15 +70,16 @@ elseif available <= 0 then
   mode, reason = 'free', 'zero_balance'
 end
 
+-- A spend-limit refusal also says how much of it is settled spend (the rest is held by calls in flight).
 local keySpent = 0
 if keyLimit > 0 then
   keySpent = num(KEYS[5]) + num(KEYS[6])
-  if keySpent >= keyLimit then return {'refuse', 'quota_key', tostring(balance), tostring(keySpent)} end
+  if keySpent >= keyLimit then return {'refuse', 'quota_key', tostring(balance), tostring(keySpent), tostring(num(KEYS[5]))} end
 end
 local memberSpent = 0
 if memberLimit > 0 then
   memberSpent = num(KEYS[7]) + num(KEYS[8])
-  if memberSpent >= memberLimit then return {'refuse', 'quota_member', tostring(balance), tostring(memberSpent)} end
+  if memberSpent >= memberLimit then return {'refuse', 'quota_member', tostring(balance), tostring(memberSpent), tostring(num(KEYS[7]))} end
 end
 
 local entries = {}
@@ -153,6 +154,34 @@ if ARGV[5] == '1' and redis.call('EXISTS', KEYS[14]) == 1 then return {redis.cal
 return {-1}
 `;
 
+/*
+ * HOLD_COST: an answered call's reservation against the balance and the spend limits becomes its
+ * cost (KEYS[1] hold:{org}; ARGV: 1 call id, 2 cost micros as an integer string), so between the
+ * answer and its settlement the call holds what it costs rather than its estimate: a client
+ * calling one after another is not refused for the estimate of a call that already ended. The
+ * Free plan's holds (a request and a list price) are left as they are. Returns 1 when the call
+ * still held something (0: already settled or released).
+ */
+const HOLD_COST = `
+if not string.match(ARGV[2], '^%d+$') then return redis.error_reply('HOLD_COST: cost micros must be a non-negative integer') end
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if not held then return 0 end
+local cost = tonumber(ARGV[2])
+local entries = {}
+for name, amount in string.gmatch(held, '([^\\n]+)\\n(%-?%d+)\\n') do
+  -- Names carry the client's key prefix: matched as plain text.
+  if string.find(name, 'heldbal:{', 1, true) or string.find(name, 'kheld:{', 1, true) or string.find(name, 'mheld:{', 1, true) then
+    local delta = cost - tonumber(amount)
+    if delta ~= 0 then redis.call('INCRBY', name, string.format('%d', delta)) end
+    table.insert(entries, name .. '\\n' .. ARGV[2] .. '\\n')
+  else
+    table.insert(entries, name .. '\\n' .. amount .. '\\n')
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], table.concat(entries))
+return 1
+`;
+
 /** RELEASE (KEYS: held, hold as KEYS[2], KEYS[3]; KEYS[1] unused). ARGV: call id. Returns 1 when something was held. */
 const RELEASE = `${RELEASE_FN}
 if release(ARGV[1]) then return 1 end
@@ -163,6 +192,7 @@ export interface AdmissionScripts {
   admit(keys: string[], args: Array<string | number>): Promise<string[]>;
   settle(keys: string[], args: Array<string | number>): Promise<[number]>;
   release(keys: string[], args: Array<string | number>): Promise<number>;
+  holdCost(keys: string[], args: Array<string | number>): Promise<number>;
 }
 
 const registered = new WeakMap<Redis, AdmissionScripts>();
@@ -174,11 +204,13 @@ export function admissionScripts(redis: Redis): AdmissionScripts {
     { name: 'svcBillingAdmit', numberOfKeys: 15, lua: ADMIT },
     { name: 'svcBillingSettle', numberOfKeys: 16, lua: SETTLE },
     { name: 'svcBillingRelease', numberOfKeys: 3, lua: RELEASE },
+    { name: 'svcBillingHoldCost', numberOfKeys: 1, lua: HOLD_COST },
   ]);
   const scripts: AdmissionScripts = {
     admit: async (keys, args) => (await callers.svcBillingAdmit(keys, args)) as string[],
     settle: async (keys, args) => (await callers.svcBillingSettle(keys, args)) as [number],
     release: async (keys, args) => Number(await callers.svcBillingRelease(keys, args)),
+    holdCost: async (keys, args) => Number(await callers.svcBillingHoldCost(keys, args)),
   };
   registered.set(redis, scripts);
   return scripts;

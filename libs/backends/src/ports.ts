@@ -1,4 +1,4 @@
-import { admitOnce, keyOf, release, unavailable, type AdmitSettings } from '@svc/admission';
+import { admitOnce, holdCost, keyOf, release, unavailable, type AdmitSettings } from '@svc/admission';
 import type { AdmitQuery, BillingPort, RouterPort } from '@svc/call';
 import type { AdmitRequest } from '@svc/protos';
 import type { Redis } from '@svc/redis';
@@ -37,6 +37,8 @@ export function billingPort(backends: Pick<Backends, 'admit' | 'release'>, inPro
     release: inProcess
       ? async (callId, organizationId) => void (await release(inProcess.redis, { call_id: callId, organization_id: organizationId }))
       : async (callId, organizationId) => void (await backends.release({ call_id: callId, organization_id: organizationId })),
+    // Where admission runs in process, so does moving an answered call's hold to its cost.
+    ...(inProcess ? { holdCost: async (callId: string, organizationId: string, costMicros: number) => void (await holdCost(inProcess.redis, { call_id: callId, organization_id: organizationId, cost_micros: costMicros })) } : {}),
   };
 }
 

@@ -88,11 +88,22 @@ export class CallLedger {
     if (this.charged > 0) await this.refundTokens(0).catch(() => undefined);
   }
 
-  /** Publishes the usage record (which settles the reservation). The call is then ended. */
+  /**
+   * Publishes the usage record (which settles the reservation). The call is then ended. Under a
+   * spend limit its hold moves to its cost at the same time, so a client calling one after another
+   * is not refused for the estimate of a call that already ended while billing settles it; that
+   * step failing leaves the estimate held until then, as before.
+   */
   async settle(record: Omit<UsageRecord, 'call_id' | 'organization_id' | 'key_id'>): Promise<void> {
     if (this.ended) throw new Error(`call ${this.callId} already ended`);
     this.ended = true;
-    await this.ports.usage.record({ call_id: this.callId, organization_id: this.key.organization_id, key_id: this.key.key_id, ...record });
+    const published = this.ports.usage.record({ call_id: this.callId, organization_id: this.key.organization_id, key_id: this.key.key_id, ...record });
+    const limited = this.admission?.headers['x-svc-quota-scope'] !== undefined && !record.byok && record.plan !== 'free';
+    if (!limited || !this.ports.billing.holdCost) return published;
+    const held = this.ports.billing.holdCost(this.callId, this.key.organization_id, Number(record.cost_micros)).catch((error: unknown) => {
+      this.ports.logger.warn('hold not moved to the call’s cost; the estimate stays held until billing settles it', { call_id: this.callId, err: error });
+    });
+    await Promise.all([published, held]);
   }
 
   /**

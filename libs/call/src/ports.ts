@@ -101,6 +101,8 @@ export interface RouterPort {
 export interface BillingPort {
   admit(query: AdmitQuery): Promise<AdmitAnswer>;
   release(callId: string, organizationId: string): Promise<void>;
+  /** An answered call holds its cost, not its estimate, until billing settles it (absent: the estimate stays held until then). */
+  holdCost?(callId: string, organizationId: string, costMicros: number): Promise<void>;
 }
 
 /** Where an answered call's usage goes (the usage.settle queue). Resolves once it is durable. */

@@ -7,7 +7,7 @@ import { createPrisma } from '../db';
 import { createOrganization } from '../cli/admin-commands';
 import { settle } from '../settlement/settle';
 import { admit, type AdmitDeps } from './admit';
-import { release } from '@svc/admission';
+import { holdCost, release } from '@svc/admission';
 
 // Real Postgres (svc_test) and Redis (keys under REDIS_KEY_PREFIX). Organizations are new for
 // this run and removed in afterAll; the clock is injected, so periods and the Free day are
@@ -244,6 +244,31 @@ describe('admit (real Postgres and Redis)', () => {
       expect(error.code).toBe('quota_exceeded');
       expect(error.message).toBe('Your monthly spend quota in this organization (300 micros) is reached. It resets at 2026-12-01T00:00:00Z.');
       expect(error.headers).toMatchObject({ 'x-svc-quota-scope': 'member', 'x-svc-quota-remaining': '0' });
+    });
+
+    it('an answered call holds its cost, not its estimate, until it settles: the next call of a client calling one after another is admitted', async () => {
+      clock = at('2026-11-18T10:00:00.000Z');
+      const org = await newOrganization('hold-cost', 10_000_000n);
+      const key = keyRecord(org, { spend_limit_micros: 10, spend_period: 'day' });
+      const first = ids.callId();
+      await admit(deps, { call_id: first, key, estimated_micros: 21 });
+      // Held at its estimate (21 ≥ 10), the next call would be refused — by calls in flight, not by spend.
+      const inFlight = await rejection(admit(deps, { call_id: ids.callId(), key, estimated_micros: 21 }));
+      expect(inFlight.code).toBe('quota_exceeded');
+      expect(inFlight.message).toBe('This key’s spend limit for the day (10 micros) is taken up by calls in flight: 0 micros are spent and the rest is held by calls not yet settled. Retry when they finish.');
+      expect(inFlight.headers).toMatchObject({ 'retry-after': '1', 'x-svc-quota-remaining': '0' });
+      // Answered for 4 micros: it holds 4 until billing settles it.
+      expect(await holdCost(redis, { organization_id: org.organization_id, call_id: first, cost_micros: 4 })).toBe(true);
+      expect(await redis.get(`heldbal:{${org.organization_id}}`)).toBe('4');
+      const second = ids.callId();
+      expect((await admit(deps, { call_id: second, key, estimated_micros: 21 })).headers['x-svc-quota-remaining']).toBe('6');
+      // Settling releases exactly what is held: the counters end at the settled spend.
+      await settle({ prisma, redis }, [usage(key, first, 4)]);
+      await release(redis, { organization_id: org.organization_id, call_id: second });
+      expect(await redis.get(`heldbal:{${org.organization_id}}`)).toBe('0');
+      expect((await admit(deps, { call_id: ids.callId(), key, estimated_micros: 21 })).headers['x-svc-quota-remaining']).toBe('6');
+      // A call already settled holds nothing to move.
+      expect(await holdCost(redis, { organization_id: org.organization_id, call_id: first, cost_micros: 4 })).toBe(false);
     });
 
     it('100 parallel calls against a small limit overshoot it by no more than one reservation', async () => {
