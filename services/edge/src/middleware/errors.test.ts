@@ -6,7 +6,7 @@ import { ServiceError } from '@svc/errors';
 import { VendorError } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
 import { requestId } from './request-id';
-import { clientErrorHandler, connectRefusal, errorHandler, hostRequired, notFound, refuseDeclaredOverLimit } from './errors';
+import { clientErrorHandler, connectRefusal, errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit } from './errors';
 
 const logger = { error: jest.fn(), warn: jest.fn(), info: jest.fn() };
 
@@ -14,6 +14,7 @@ function app() {
   const application = express();
   application.use(requestId);
   application.use(hostRequired);
+  application.use(optionsNotFound);
   application.post('/v1/echo', express.json({ type: () => true, strict: false }), (req, res) => void res.json(req.body));
   application.post('/v1/limited-idle', refuseDeclaredOverLimit(1000, 200), (_req, res) => void res.json({ reached: true }));
   application.post('/v1/limited', refuseDeclaredOverLimit(1000), express.json({ limit: 1000, type: () => true, strict: false }), (req, res) => void res.json(req.body));
@@ -55,6 +56,14 @@ describe('errors before a handler, in the envelope', () => {
   it('an unknown content encoding is 400 invalid_json', async () => {
     const response = await fetch(`${base}/v1/echo`, { method: 'POST', headers: { 'content-encoding': 'zstd-nope' }, body: '{}' });
     expect([response.status, (await response.json()).error.code]).toEqual([400, 'invalid_json']);
+  });
+
+  it("OPTIONS is an unknown method: 404 not_found in the envelope, not express's automatic Allow answer", async () => {
+    const response = await fetch(`${base}/v1/echo`, { method: 'OPTIONS' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('allow')).toBeNull();
+    expect((await response.json()).error).toMatchObject({ code: 'not_found', type: 'invalid_request_error', message: 'Unknown route: OPTIONS /v1/echo' });
+    expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
   });
 
   it('a path that is not valid URL encoding is 404 not_found, not a 500', async () => {

@@ -142,6 +142,15 @@ export function notFound(req: Request, _res: Response, next: NextFunction): void
 }
 
 /**
+ * No route takes OPTIONS: it is an unknown method like any other (404 not_found, before any key
+ * check, public routes included), not express's automatic `Allow` answer in text/plain.
+ */
+export function optionsNotFound(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'OPTIONS') notFound(req, res, next);
+  else next();
+}
+
+/**
  * Node's answer to a request it cannot parse (bad header bytes, both Content-Length and
  * Transfer-Encoding, headers over the limit, ...) is a bare status line. This one answers in the
  * envelope with an x-request-id: 400 invalid_json ("unreadable"), then closes the connection.
