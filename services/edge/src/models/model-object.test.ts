@@ -24,5 +24,7 @@ describe('svc.availability (spec: Model object)', () => {
   it('a paid organization at zero that stops at zero, or has no Free allowance, is not on the Free limits: all available', () => {
     expect(availability(viewerFor(catalog, key({ stop_at_zero: true }), { available: 0 }))).toEqual(['available', 'available', 'available']);
     expect(availability(viewerFor(catalog, key({ free_allowance: false }), { available: 0 }))).toEqual(['available', 'available', 'available']);
+    // A Free-plan organization that is its person's second has no Free allowance: every call is 402, nothing is locked.
+    expect(availability(viewerFor(catalog, key({ plan: 'free', free_allowance: false })))).toEqual(['available', 'available', 'available']);
   });
 });

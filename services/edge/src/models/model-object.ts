@@ -29,11 +29,14 @@ export interface Viewer {
  * organization is on the Free limits; absent for a paid organization with credit. `available`
  * (balance less what calls in flight hold) comes from admission's counters; a paid organization
  * without credit is on the Free limits when it has the Free allowance and is not set to stop at
- * zero, as admission decides. Unknown (not in Redis yet): treated as with credit.
+ * zero, as admission decides; a Free-plan organization is on them when it has the Free allowance.
+ * Unknown (not in Redis yet): treated as with credit.
  */
 export function viewerFor(catalog: Catalog, key: KeyRecord__Output, standing?: { available: number }): Viewer {
   const feePercent = catalog.data.plans[key.plan === 'free' ? 'free' : 'paid'].service_fee_percent;
-  if (key.plan === 'free') return { feePercent, freeLimits: true, showAvailability: true };
+  // A Free-plan organization without the Free allowance (a person's second) is refused every call
+  // (402): not on the Free limits, so nothing is `locked` for it.
+  if (key.plan === 'free') return { feePercent, freeLimits: key.free_allowance !== false, showAvailability: true };
   if (!standing || standing.available > 0) return { feePercent, freeLimits: false, showAvailability: false };
   return { feePercent, freeLimits: !key.stop_at_zero && key.free_allowance !== false, showAvailability: true };
 }
