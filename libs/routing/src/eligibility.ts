@@ -7,6 +7,11 @@ export interface Eligibility {
   models: ChatModel[];
   /** When nothing is left because model access removed every model: the level that did. */
   emptiedBy?: AccessLevel;
+  /**
+   * The first access level that removed a model which could have taken the request (in
+   * svc.vendors, free when it must be, with what it needs): the level a refusal names.
+   */
+  blockedBy?: AccessLevel;
   /** When nothing is left though access allowed models: what the rest lacked. */
   lacking?: Lacking;
 }
@@ -35,6 +40,7 @@ export function meetsNeeds(model: ChatModel, needs: RouteRequest['needs']): bool
 /** Chat models a request may be routed to: access levels, svc.vendors, Free plan, needs. */
 export function eligibleModels(models: readonly ChatModel[], request: RouteRequest): Eligibility {
   let emptiedBy: AccessLevel | undefined;
+  let blockedBy: AccessLevel | undefined;
   let allowed = 0;
   const vendors = request.vendors ?? [];
   const unmet: Lacking[] = [];
@@ -44,6 +50,7 @@ export function eligibleModels(models: readonly ChatModel[], request: RouteReque
     const level = forbiddenAt(model.id, request.access);
     if (level) {
       emptiedBy ??= level;
+      if (!blockedBy && (vendors.length === 0 || vendors.includes(model.vendor)) && (!request.free_plan || model.free) && !unmetNeed(model, request.needs)) blockedBy = level;
       continue;
     }
     allowed += 1;
@@ -58,7 +65,7 @@ export function eligibleModels(models: readonly ChatModel[], request: RouteReque
   }
   if (out.length > 0) return { models: out };
   if (allowed === 0) return { models: out, emptiedBy };
-  return { models: out, lacking: mostTelling(unmet) };
+  return { models: out, lacking: mostTelling(unmet), ...(blockedBy ? { blockedBy } : {}) };
 }
 
 /**
@@ -99,7 +106,10 @@ export function namedRefusal(model: ChatModel, need: Lacking): ServiceError {
 export function autoRefusal(eligibility: Eligibility): ServiceError {
   const lacking = eligibility.lacking;
   if (lacking?.kind === 'context') return contextRefusal(lacking.inputTokens, lacking.largestWindow, 'the largest allowed model has a');
-  if (lacking?.kind === 'capability') return new ServiceError('no_model_allowed', `No model allowed for this request can ${NEED_WORDS[lacking.need]}. Check svc.vendors and the model access settings.`, { param: NEED_PARAM[lacking.need] });
-  if (lacking?.kind === 'vendors') return new ServiceError('no_model_allowed', 'No model allowed for this request is in svc.vendors. Check svc.vendors and the model access settings.', { param: 'svc.vendors' });
+  // The level to check: the one that removed a model able to take the request; with none, no model
+  // access level is the cause and svc.vendors (or what is asked) is.
+  const check = eligibility.blockedBy ? `Models that can are not allowed at the ${eligibility.blockedBy} level: check the model access settings at the ${eligibility.blockedBy} level.` : 'No model access level removed one that can: check svc.vendors and what the request asks for.';
+  if (lacking?.kind === 'capability') return new ServiceError('no_model_allowed', `No model allowed for this request can ${NEED_WORDS[lacking.need]}. ${check}`, { param: NEED_PARAM[lacking.need] });
+  if (lacking?.kind === 'vendors') return new ServiceError('no_model_allowed', `No model allowed for this request is in svc.vendors. ${check}`, { param: 'svc.vendors' });
   return new ServiceError('no_model_allowed', `No model is allowed for this request. Check the model access settings at the ${eligibility.emptiedBy ?? 'key'} level.`, { param: 'model' });
 }

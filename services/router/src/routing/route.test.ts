@@ -134,6 +134,13 @@ describe('named models', () => {
     expect(error.message).toContain(`window is ${largest} tokens`);
   });
 
+  it('auto asking for what no allowed model has names the access level that removed the models that have it', async () => {
+    const withoutTools = catalog.chatModels.find((model) => !model.named_only && !model.capabilities.tools && catalog.isAutoEligible(model.id))!;
+    const error = await failure(route(request({ model: 'auto', needs: { ...base.needs!, tools: true }, access: { ...base.access!, key_allowed: [withoutTools.id] } })));
+    expect([error.code, error.param]).toEqual(['no_model_allowed', 'tools']);
+    expect(error.message).toBe('No model allowed for this request can take tools. Models that can are not allowed at the key level: check the model access settings at the key level.');
+  });
+
   it('auto with svc.vendors leaving no model names svc.vendors, not an access level', async () => {
     const visionVendors = new Set(catalog.chatModels.filter((model) => model.capabilities.vision).map((model) => model.vendor));
     const without = ['vendor-1', 'vendor-2', 'vendor-3', 'vendor-4', 'vendor-5', 'vendor-6', 'vendor-7'].filter((vendor) => !visionVendors.has(vendor));
