@@ -30,6 +30,12 @@ describe('parameter handling (spec: Parameter handling, request fields)', () => 
     expect(result.body.svc.ignored_parameters).toEqual(['seed', 'presence_penalty']);
   });
 
+  it('lists fields it does not read at all, such as the legacy functions, so a client learns they had no effect', async () => {
+    const result = await chat({ model: 'vendor-1/orion-4.1', functions: [{ name: 'lookup', parameters: { type: 'object', properties: {} } }], function_call: 'auto', messages: [{ role: 'user', content: 'hi' }] });
+    expect(result.status).toBe(200);
+    expect(result.body.svc.ignored_parameters).toEqual(['functions', 'function_call']);
+  });
+
   it('cuts the answer at the first stop sequence where the vendor has no stop support', async () => {
     const result = await chat({ model: 'vendor-7/vega-4', stop: ['STOP', 'END'], messages: [{ role: 'user', content: '[echo] alpha beta END gamma STOP delta' }] });
     expect(result.status).toBe(200);

@@ -205,9 +205,9 @@ describe('parseChatRequest normalisation', () => {
     expect(parseChatRequest(withUser({}), {}).maxTokens).toBeUndefined();
   });
 
-  it('treats null optional fields as absent and ignores unknown fields', () => {
+  it('treats null optional fields as absent and ignores unknown fields (listing them as ignored)', () => {
     const parsed = parseChatRequest(withUser({ temperature: null, top_p: null, tools: null, tool_choice: null, stop: null, n: null, logprobs: false, top_logprobs: null, web_search_options: null, svc: null, frobnicate: true }), {});
-    expect(parsed).toMatchObject({ temperature: undefined, topP: undefined, tools: undefined, toolChoice: undefined, stop: undefined, ignoredParameters: [] });
+    expect(parsed).toMatchObject({ temperature: undefined, topP: undefined, tools: undefined, toolChoice: undefined, stop: undefined, ignoredParameters: ['frobnicate'] });
     expect(parsed.svc).toEqual({ sessionId: undefined, vendors: undefined, fallback: undefined, cacheTtl: undefined, cacheBreakpoints: undefined, split: undefined, deadlineMs: undefined });
   });
 
@@ -253,6 +253,11 @@ describe('parseChatRequest normalisation', () => {
   it('lists accepted-and-ignored parameters only when non-default', () => {
     expect(parseChatRequest(withUser({ seed: 1, presence_penalty: 0, frequency_penalty: 0.5, logit_bias: {} }), {}).ignoredParameters).toEqual(['seed', 'frequency_penalty']);
     expect(parseChatRequest(withUser({ seed: null, presence_penalty: -1, logit_bias: { '50256': -100 } }), {}).ignoredParameters).toEqual(['logit_bias', 'presence_penalty']);
+  });
+
+  it('lists every other field it does not read (the legacy functions, service_tier, a misspelt name), null ones left out', () => {
+    const parsed = parseChatRequest(withUser({ seed: 3, functions: [{ name: 'f' }], function_call: 'auto', service_tier: 'flex', temprature: 0.2, verbosity: null, stream_options: { include_usage: true }, store: false }), {});
+    expect(parsed.ignoredParameters).toEqual(['seed', 'functions', 'function_call', 'service_tier', 'temprature']);
   });
 
   it('reads the svc options from the body', () => {

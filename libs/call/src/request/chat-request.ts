@@ -122,13 +122,21 @@ function argumentsOrEmpty(raw: unknown): string {
 /** Text of text-only content (an image part there is refused by the schema). */
 const joinText = (parts: ({ type: 'text'; text: string } | { type: 'image_url' })[]) => parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
-/** Parameters accepted and ignored, "listed in svc.ignored_parameters when non-default". */
-function ignoredParameters(body: ChatRequestBody): string[] {
+/** The request fields the service reads (the schema's); any other top-level field is accepted and ignored. */
+const CHAT_FIELDS: ReadonlySet<string> = new Set(Object.keys(ChatRequestSchema.shape));
+
+/**
+ * Parameters accepted and ignored (svc.ignored_parameters): seed, logit_bias and the penalties
+ * "when non-default", then every other top-level field the service does not read and the client
+ * set (not null) — `functions`, `service_tier`, a misspelt name — so a client learns it had no effect.
+ */
+function ignoredParameters(body: ChatRequestBody, raw: Record<string, unknown>): string[] {
   const ignored: string[] = [];
   if (body.seed !== undefined && body.seed !== null) ignored.push('seed');
   if (body.logit_bias !== undefined && body.logit_bias !== null && !(isObject(body.logit_bias) && Object.keys(body.logit_bias).length === 0)) ignored.push('logit_bias');
   if (body.presence_penalty !== undefined && body.presence_penalty !== null && body.presence_penalty !== 0) ignored.push('presence_penalty');
   if (body.frequency_penalty !== undefined && body.frequency_penalty !== null && body.frequency_penalty !== 0) ignored.push('frequency_penalty');
+  for (const [name, value] of Object.entries(raw)) if (!CHAT_FIELDS.has(name) && value !== null && value !== undefined) ignored.push(name);
   return ignored;
 }
 
@@ -259,7 +267,7 @@ export function parseChatRequest(body: unknown, headers: Headers, options: Parse
       split: svc.split ?? undefined,
       deadlineMs: svc.deadline ?? undefined,
     },
-    ignoredParameters: ignoredParameters(request),
+    ignoredParameters: ignoredParameters(request, body),
     needsVision: images.length > 0,
     images,
   };

@@ -55,6 +55,8 @@ describe('parseResponsesRequest', () => {
 
   it('include, truncation and user are listed as ignored', () => {
     expect(parseResponsesRequest({ input: 'x', include: [], truncation: 'auto', user: 'u' }, {}).chat.ignoredParameters).toEqual(['include', 'truncation', 'user']);
+    // So is any field the service does not read.
+    expect(parseResponsesRequest({ input: 'x', user: 'u', service_tier: 'flex', prompt_cache_key: 'k', safety_identifier: null }, {}).chat.ignoredParameters).toEqual(['user', 'service_tier', 'prompt_cache_key']);
   });
 
   it.each([

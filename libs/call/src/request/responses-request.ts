@@ -260,6 +260,9 @@ function renamed(error: unknown, origins: number[], instructions: boolean): unkn
   return new ServiceError(error.code as never, message, { param, headers: error.headers, cause: error });
 }
 
+/** The fields of a Responses request the service reads (spec: POST /v1/responses). */
+const RESPONSES_FIELDS: ReadonlySet<string> = new Set(['model', 'input', 'instructions', 'previous_response_id', 'conversation', 'store', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens', 'temperature', 'top_p', 'text', 'reasoning', 'metadata', 'stream', 'background', 'include', 'truncation', 'user', 'svc']);
+
 /** Validates a Responses body (spec: POST /v1/responses) and returns it normalised. */
 export function parseResponsesRequest(body: unknown, headers: Headers, options: { remoteImages?: 'refuse' | 'defer' } = {}): ResponsesInput {
   if (!isObject(body)) throw new ServiceError('invalid_json', 'The request body must be a JSON object.');
@@ -353,8 +356,10 @@ export function parseResponsesRequest(body: unknown, headers: Headers, options: 
   }
   // Images still to download are refused later (invalid_image_url): named as the input part.
   for (const image of chat.images) image.param = responsesParam(image.param, converted.origins, instructions !== undefined);
-  // "include, truncation, user: accepted and ignored, listed in svc.ignored_parameters whenever present".
+  // "include, truncation, user: accepted and ignored, listed in svc.ignored_parameters whenever
+  // present"; so is any other field the service does not read (as on chat completions).
   chat.ignoredParameters = ['include', 'truncation', 'user'].filter((name) => given(body[name]));
+  for (const [name, value] of Object.entries(body)) if (!RESPONSES_FIELDS.has(name) && given(value)) chat.ignoredParameters.push(name);
   chat.user = undefined;
   chat.metadata = undefined;
   const items: ResponseInputItem[] = [...(instructions !== undefined ? [{ type: 'message' as const, role: 'developer' as const, content: [{ type: 'input_text' as const, text: instructions }] }] : []), ...converted.items];
