@@ -33,6 +33,7 @@ describe('parseChatRequest refusals', () => {
     ['messages that are not an array', { messages: 'hi' }, {}, 'missing_messages', 'messages'],
     ['empty messages', { messages: [] }, {}, 'missing_messages', 'messages'],
     ['only system and developer messages', { messages: [{ role: 'system', content: 'a' }, { role: 'developer', content: 'b' }] }, {}, 'missing_messages', 'messages'],
+    ['turns that are all empty', { messages: [{ role: 'system', content: 'a' }, { role: 'user', content: '' }, { role: 'assistant', content: '' }, { role: 'user', content: [{ type: 'text', text: '' }] }] }, {}, 'missing_messages', 'messages'],
     ['4097 messages', { messages: Array.from({ length: 4097 }, () => user) }, {}, 'too_many_messages', 'messages'],
     ['a message that is not an object', { messages: [user, 'hi'] }, {}, 'invalid_value', 'messages[1]'],
     ['an unknown role', { messages: [{ role: 'robot', content: 'x' }] }, {}, 'invalid_value', 'messages[0].role'],

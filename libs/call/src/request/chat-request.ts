@@ -122,6 +122,13 @@ function argumentsOrEmpty(raw: unknown): string {
 /** Text of text-only content (an image part there is refused by the schema). */
 const joinText = (parts: ({ type: 'text'; text: string } | { type: 'image_url' })[]) => parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
+/** A turn that sends something: text that is not empty, an image, a tool call or a tool result. */
+const hasContent = (message: VendorMessage): boolean => {
+  if (message.role === 'user') return message.content.some((part) => part.type !== 'text' || part.text !== '');
+  if (message.role === 'assistant') return Boolean(message.content) || Boolean(message.toolCalls?.length);
+  return true;
+};
+
 /** The request fields the service reads (the schema's); any other top-level field is accepted and ignored. */
 const CHAT_FIELDS: ReadonlySet<string> = new Set(Object.keys(ChatRequestSchema.shape));
 
@@ -225,6 +232,9 @@ export function parseChatRequest(body: unknown, headers: Headers, options: Parse
   const request = parsed.data;
 
   const { system, messages, images } = normaliseMessages(request);
+  // Turns that are all empty text would reach some vendors as an empty conversation (they take no
+  // empty text), which they refuse: one rule for every model, before any vendor work.
+  if (images.length === 0 && !messages.some(hasContent)) throw new ServiceError('missing_messages', "'messages' holds no content: every user and assistant message is empty.", { param: 'messages' });
   const pending = images.find((image) => !image.decoded);
   if (pending && options.remoteImages !== 'defer') {
     throw new ServiceError('invalid_image_url', 'Images must be sent as base64 data: URLs; image URLs are not downloaded by this endpoint.', { param: pending.param });
