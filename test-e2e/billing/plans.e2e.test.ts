@@ -80,6 +80,18 @@ describe('the Free plan through the API', () => {
     expect(result.headers.get('x-ratelimit-limit-tokens')).toBe('200000');
   });
 
+  it('refusals before admission (a bad body, an unknown model) carry the Free minute and day headers too', async () => {
+    const bad = await fetch(`${fleetState().baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${free.apiKey}`, 'content-type': 'application/json' }, body: '{bad' });
+    const unknown = await call(client, { model: 'vendor-9/nope' });
+    for (const [status, headers] of [[bad.status, bad.headers], [unknown.status, unknown.headers]] as const) {
+      expect([400, 404]).toContain(status);
+      expect(headers.get('x-svc-plan')).toBe('free');
+      expect(headers.get('x-ratelimit-limit-requests')).toBe('20');
+      expect(headers.get('x-ratelimit-limit-requests-day')).toBe('100');
+      expect(Number(headers.get('x-ratelimit-remaining-requests-day'))).toBeLessThanOrEqual(100);
+    }
+  });
+
   it('refuses a named model outside the free list with 403 free_tier_model; auto picks among free models', async () => {
     const refused = await call(client, { model: PAID_MODEL });
     expect(refused.status).toBe(403);

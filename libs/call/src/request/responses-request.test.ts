@@ -149,7 +149,7 @@ describe('Responses field names in refusals', () => {
   it("names 'input' where the chat shape would say 'messages'", () => {
     const catchIt = (body: Record<string, unknown>) => failure({ model: 'vendor-1/orion-5', ...body });
     expect(catchIt({ input: [{ role: 'system', content: 'be nice' }] })).toMatchObject({ code: 'missing_messages', param: 'input' });
-    expect(catchIt({ input: Array.from({ length: 4097 }, () => ({ role: 'user', content: 'x' })) })).toMatchObject({ code: 'too_many_messages', param: 'input' });
+    expect(catchIt({ input: Array.from({ length: 4097 }, () => ({ role: 'user', content: 'x' })) })).toMatchObject({ code: 'too_many_messages', param: 'input', message: 'At most 4096 input items are allowed.' });
   });
 });
 

@@ -256,7 +256,12 @@ function responsesParam(chatParam: string, origins: number[], instructions: bool
 function renamed(error: unknown, origins: number[], instructions: boolean): unknown {
   if (!(error instanceof ServiceError) || !error.param) return error;
   const param = responsesParam(error.param, origins, instructions);
-  const message = error.message.replace(error.param, param).replace(/'messages'/g, "'input'");
+  // The field as quoted (or as a path) in the message; a count of messages is a count of input items.
+  const bare = /[.[]/.test(error.param) ? error.message.replace(error.param, param) : error.message;
+  const message = bare
+    .replace(`'${error.param}'`, `'${param}'`)
+    .replace(/'messages'/g, "'input'")
+    .replace(/\b(\d+) messages\b/, '$1 input items');
   return new ServiceError(error.code as never, message, { param, headers: error.headers, cause: error });
 }
 

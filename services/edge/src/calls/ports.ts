@@ -16,8 +16,16 @@ export function tokenGate(keyLimiter: KeyLimiter): TokenGate {
   return {
     check: (key, tokens) => keyLimiter.check(key.key_id, keyLimitsOf(key), tokens),
     refund: (key, charged, actual) => keyLimiter.refund(key.key_id, keyLimitsOf(key), charged, actual),
-    peek: (key) => keyLimiter.peek(key.key_id, keyLimitsOf(key)),
+    peek: (key) => peekHeaders(keyLimiter, key),
   };
+}
+
+/**
+ * The key's rate-limit headers read without taking anything; for a key on the Free plan the Free
+ * minute and day (x-svc-plan free), as its answered calls and Free refusals carry them.
+ */
+export function peekHeaders(keyLimiter: Pick<KeyLimiter, 'peek'>, key: CallerKey & { rpm_limit?: number | null; tpm_limit?: number | null }): Promise<Record<string, string>> {
+  return keyLimiter.peek(key.key_id, keyLimitsOf(key), key.plan === 'free' ? key.organization_id : undefined);
 }
 
 /** The x-sim-* headers the simulator may read, when the edge forwards them. */
@@ -32,13 +40,13 @@ export function forwardedSimulatorHeaders(forward: boolean, headers: Record<stri
 export async function withRateLimitHeaders(keyLimiter: KeyLimiter, key: CallerKey, error: unknown, res: Response): Promise<void> {
   if (!(error instanceof ServiceError) || res.headersSent) return;
   if (Object.keys(error.headers).some((name) => name.startsWith('x-ratelimit-'))) return;
-  const headers = await keyLimiter.peek(key.key_id, keyLimitsOf(key));
+  const headers = await peekHeaders(keyLimiter, key);
   for (const [name, value] of Object.entries(headers)) if (!(name in error.headers)) error.headers[name] = value;
 }
 
 /** The key's rate-limit headers, read without taking, set on `res` (a refusal before any handler ran: RULINGS 6). */
 export async function setRateLimitHeaders(keyLimiter: Pick<KeyLimiter, 'peek'>, key: CallerKey, res: Response): Promise<void> {
-  applyHeaders(res, await keyLimiter.peek(key.key_id, keyLimitsOf(key)));
+  applyHeaders(res, await peekHeaders(keyLimiter, key));
 }
 
 export function applyHeaders(res: Response, headers: Record<string, string>): void {

@@ -1,6 +1,7 @@
 import { ServiceError, formatDuration, retryAfterSeconds } from '@svc/errors';
 import { svcMetrics } from '@svc/telemetry';
 import { defineScripts, tag, type Redis } from '@svc/redis';
+import { readFreeHeaders } from '@svc/admission';
 import { LUA_PRELUDE, PERIOD_MS, arg, bucketState, fullInMs, remainingOf, throttledWarning, waitForMs, withTimeout, type BucketState, type WarnLogger } from './bucket';
 
 export { formatDuration } from '@svc/errors';
@@ -41,8 +42,12 @@ export interface KeyLimiter {
   check(keyId: string, limits: KeyLimits, tokens: number): Promise<KeyLimitResult>;
   /** Moves the token bucket from the charged estimate to the real count; returns the six headers after it. */
   refund(keyId: string, limits: KeyLimits, charged: number, actual: number): Promise<Record<string, string> | void>;
-  /** The six headers without taking anything (refusals elsewhere still carry them, RULINGS 6). */
-  peek(keyId: string, limits: KeyLimits): Promise<Record<string, string>>;
+  /**
+   * The six headers without taking anything (refusals elsewhere still carry them, RULINGS 6). With
+   * `freeOrganization` (a key on the Free plan) the requests headers are the Free minute window and
+   * the day headers and x-svc-plan come with them, as admission would report them.
+   */
+  peek(keyId: string, limits: KeyLimits, freeOrganization?: string): Promise<Record<string, string>>;
 }
 
 export interface KeyLimiterOptions {
@@ -208,10 +213,11 @@ export function createKeyLimiter(options: KeyLimiterOptions): KeyLimiter {
       }
     },
 
-    async peek(keyId, rawLimits) {
+    async peek(keyId, rawLimits, freeOrganization) {
       const limits = normalizeLimits(rawLimits);
       try {
-        return headersOf(await run('svcKeyLimitCheck', keyId, limits, 0, false));
+        const [bucket, free] = await Promise.all([run('svcKeyLimitCheck', keyId, limits, 0, false), freeOrganization ? withTimeout(readFreeHeaders(options.redis, freeOrganization, now()), timeoutMs) : undefined]);
+        return { ...headersOf(bucket), ...free };
       } catch (error) {
         warn(error);
         return {};

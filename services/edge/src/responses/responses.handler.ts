@@ -31,7 +31,6 @@ import {
 } from '@svc/call';
 import { svcMetrics } from '@svc/telemetry';
 import { requireScopes } from '../auth/authenticate';
-import { keyLimitsOf } from '../limits/key-limits';
 import { callDeps, type ChatDeps } from '../chat/chat.handler';
 import type { Compactor } from './compactor';
 import type { BackgroundQueue } from './background';
@@ -39,7 +38,7 @@ import type { HistoryCache } from './history-cache';
 import type { ChatModel } from '@svc/catalog';
 import { COMPACTION_SUMMARY_MAX_TOKENS, type CompactionCost, type ResponseRunJob } from '@svc/messages';
 import { clientFailure, SseResponse, unaryWithCommit } from '../calls/http';
-import { applyHeaders, clientSignal, forwardedSimulatorHeaders, servedHeaders, withRateLimitHeaders } from '../calls/ports';
+import { applyHeaders, clientSignal, forwardedSimulatorHeaders, peekHeaders, servedHeaders, withRateLimitHeaders } from '../calls/ports';
 
 export interface ResponsesDeps extends ChatDeps {
   conversations: ConversationsClient;
@@ -201,7 +200,7 @@ async function queueTurn(deps: ResponsesDeps, background: BackgroundQueue, key: 
     // The pool path: stored queued and in the organization's vendor-batch pool (waiting) in one
     // transaction; the workers' pool flush sends it (services/workers/src/jobs/pool.ts).
     const completed = await deps.conversations.completeTurn({ ...completeTurnQuery(deps, key, turn, response), pool: { vendor: batchModel.vendor, model: batchModel.id, job: job(turn.conversationId) as unknown as Record<string, unknown> } });
-    applyHeaders(res, await deps.keyLimiter.peek(key.key_id, keyLimitsOf(key)));
+    applyHeaders(res, await peekHeaders(deps.keyLimiter, key));
     res.status(200).json(completed.response);
     return;
   }
@@ -215,7 +214,7 @@ async function queueTurn(deps: ResponsesDeps, background: BackgroundQueue, key: 
       .catch((cause: unknown) => deps.logger.error('background response could not be queued nor ended; it stays queued until its conversation expires', { response_id: turn.head.id, err: cause }));
     throw error;
   }
-  applyHeaders(res, await deps.keyLimiter.peek(key.key_id, keyLimitsOf(key)));
+  applyHeaders(res, await peekHeaders(deps.keyLimiter, key));
   res.status(200).json(completed.response);
 }
 
@@ -448,7 +447,7 @@ function withKeyHeaders(deps: Pick<ResponsesDeps, 'keyLimiter'>, handler: (req: 
   return async (req: Request, res: Response): Promise<void> => {
     const key = res.locals.key as KeyRecord__Output;
     try {
-      applyHeaders(res, await deps.keyLimiter.peek(key.key_id, keyLimitsOf(key)));
+      applyHeaders(res, await peekHeaders(deps.keyLimiter, key));
       await handler(req, res, key);
     } catch (error) {
       await withRateLimitHeaders(deps.keyLimiter, key, error, res);
