@@ -195,6 +195,7 @@ export async function attemptUnary(context: AttemptContext): Promise<{ result: C
   );
   deadline.clear();
   servedAt(attempt, result.tier);
+  result.usage = pricedUsage(attempt, result.usage);
   const questions = attempt.prepared.request.decision;
   if (questions && result.decision) {
     const reading = readDecision(questions, result.decision);
@@ -226,6 +227,16 @@ export async function openStream(context: AttemptContext): Promise<OpenedStream>
     return { iterator, first };
   });
   return { attempt, deadline, ...value };
+}
+
+/**
+ * Usage as the service prices it: a vendor the catalog lists without a prompt cache has no cache
+ * price, so cache reads or writes it reports anyway are plain input (svc.cache, the usage block,
+ * the bill and the baseline's direct price then agree on what was read).
+ */
+function pricedUsage(attempt: Attempt, usage: Usage): Usage {
+  if (attempt.provider.vendor.cache !== 'none' || (usage.cachedTokens === 0 && usage.cacheWriteTokens === 0)) return usage;
+  return { ...usage, cachedTokens: 0, cacheWriteTokens: 0 };
 }
 
 /** The vendor said which tier served (a flex ask it served at standard, or the reverse). */
@@ -278,7 +289,7 @@ export async function* readStream(opened: OpenedStream): AsyncGenerator<AnswerEv
         vendorStopReason = event.vendorStopReason;
         break;
       case 'usage':
-        usage = event.usage;
+        usage = pricedUsage(opened.attempt, event.usage);
         servedAt(opened.attempt, event.tier);
         break;
     }

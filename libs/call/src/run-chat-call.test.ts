@@ -23,6 +23,8 @@ interface VendorAnswer {
   delayMs?: number;
   /** Flex asked for and refused for capacity (OpenAI: 429 resource_unavailable). */
   noFlexCapacity?: boolean;
+  /** prompt_tokens_details.cached_tokens the vendor reports. */
+  cached?: number;
 }
 
 /** Answers chat completions per upstream model id; records what each request carried. */
@@ -40,7 +42,7 @@ function vendors(answers: Record<string, VendorAnswer>) {
       if (answer.status) return [answer.status, { error: { message: 'no', type: 'server_error' } }];
       if (answer.noFlexCapacity && request.service_tier === 'flex') return [429, { error: { message: 'Resource unavailable', type: 'invalid_request_error', code: 'resource_unavailable' } }];
       const tier = request.service_tier === 'flex' ? { service_tier: 'flex' } : {};
-      const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, completion_tokens_details: { reasoning_tokens: answer.reasoning ?? 0 } };
+      const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, completion_tokens_details: { reasoning_tokens: answer.reasoning ?? 0 }, ...(answer.cached ? { prompt_tokens_details: { cached_tokens: answer.cached } } : {}) };
       if (request.stream) {
         const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
         const sse = chunk({ role: 'assistant', content: '' }, null) + chunk({ content: answer.content ?? 'hello' }, null) + chunk({}, answer.finish ?? 'stop') + `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: request.model, choices: [], usage, ...tier })}\n\n` + 'data: [DONE]\n\n';
@@ -287,6 +289,15 @@ describe('one billed chat call (in-memory ports)', () => {
     expect(records[0]).toMatchObject({ input_tokens: 3, output_tokens: 3, model: 'vendor-1/orion-mini-5' });
     expect(Number(records[0]!.cost_micros)).toBeGreaterThan(0);
     expect(released).toHaveLength(0);
+  });
+
+  it('cache reads reported by a vendor the catalog lists without a prompt cache are priced and reported as plain input', async () => {
+    vendors({ 'atlas-4-maverick': { content: 'ok', cached: 8 }, 'orion-mini-5': { content: 'ok', cached: 8 } });
+    const cacheless = await runChatCall(ports().deps, chat({ model: 'vendor-4/atlas-4-maverick' }), { key: KEY }, unary, signal());
+    expect(cacheless).toMatchObject({ result: { usage: { inputTokens: 10, cachedTokens: 0 } }, svc: { cache: { read_tokens: 0, write_tokens: 0 } } });
+    // A vendor with a cache keeps what it read.
+    const cached = await runChatCall(ports().deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY }, unary, signal());
+    expect(cached).toMatchObject({ result: { usage: { inputTokens: 10, cachedTokens: 8 } }, svc: { cache: { read_tokens: 8 } } });
   });
 
   it("a caller's cache ttl applies where the request set none (batch and background lines)", async () => {
