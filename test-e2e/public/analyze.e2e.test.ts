@@ -80,7 +80,12 @@ describe('POST /v1/public/analyze', () => {
     if (switches.batch) expect(price('000001')).toBeLessThan(price('000000'));
     if (switches.flex) {
       expect(price('000010')).toBeLessThan(price('000000'));
-      expect(body.tips.find((tip: Analysis) => tip.id === 'flex')).toMatchObject({ status: 'active', params: { model: plain.model, deadline: '15m' } });
+      // The flex lever prices the pick made comparing candidates at flex prices (perhaps another
+      // model than the plain pick), as a request with a deadline is served.
+      const tip = body.tips.find((entry: Analysis) => entry.id === 'flex');
+      expect(tip).toMatchObject({ status: 'active', params: { deadline: '15m', standard_usd: plain.total_usd, flex_usd: price('000010') } });
+      expect(catalog.chatModel(tip.params.model)?.flex).toBe(true);
+      expect(tip.saving_usd).toBeCloseTo(plain.total_usd - price('000010'), 6);
     }
     // split does not apply to a short request (no large source); jev does not apply to free-text output.
     expect(price('100000')).toBe(price('000000'));

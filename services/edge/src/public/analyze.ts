@@ -118,7 +118,9 @@ export function analyzeHandler(deps: AnalyzerDeps) {
       free_plan: false,
       reasoning_effort: input.reasoningEffort ?? '',
     };
-    const decisions = await Promise.all(LINES.map((line) => routed(deps, { ...query, model: line })));
+    // The four lines, and the plain line with candidates compared at flex prices (what a request
+    // with a deadline of 15 minutes or more is served on: the flex lever prices that pick).
+    const [flexDecision, ...decisions] = await Promise.all([routed(deps, { ...query, model: 'auto', price_tier: 'flex' }), ...LINES.map((line) => routed(deps, { ...query, model: line }))]);
     const byLine = new Map<AnalyzerLine, RouteDecision>(LINES.map((line, index) => [line, decisions[index]!]));
     const plain = byLine.get('auto')!;
     const routing = plain.routing ?? {};
@@ -129,6 +131,7 @@ export function analyzeHandler(deps: AnalyzerDeps) {
 
     const today = named ? { model: named.id, vendor: named.vendor, usd: callPrice(catalog, named, priced, { auto: false }).provider_usd } : null;
     const plainPick = pickOf(plain);
+    const flexPick = pickOf(flexDecision!);
     const plainTotal = callPrice(catalog, plainPick, priced, { auto: true }).total_usd;
     const base = today ? today.usd : plainTotal;
     const lines = LINES.map((line) => {
@@ -150,11 +153,11 @@ export function analyzeHandler(deps: AnalyzerDeps) {
     // split: the gate and prices the pipeline itself uses under auto (libs/call split/gate.ts).
     const split = splitLever(catalog, input, routing.task_type, plainPick, priced.output, deps.split ?? DEFAULT_SPLIT_SETTINGS);
     const splitTotalUsd = split.totalUsd;
-    const can = applicable({ catalog, pick: plainPick, prefixTokens, jevTotalUsd, splitTotalUsd });
+    const can = applicable({ catalog, pick: plainPick, flexPick, prefixTokens, jevTotalUsd, splitTotalUsd });
     const switches = SWITCHES.map((id) => ({ id, applicable: can[id], default: SWITCH_DEFAULTS[id], status: SWITCH_STATUS[id] }));
-    const grid = scenarios({ catalog, pick: plainPick, tokens: priced, prefixTokens, baseUsd: base, ...(jevTotalUsd !== undefined ? { jevTotalUsd } : {}), ...(splitTotalUsd !== undefined ? { splitTotalUsd } : {}) });
+    const grid = scenarios({ catalog, pick: plainPick, flexPick, tokens: priced, prefixTokens, baseUsd: base, ...(jevTotalUsd !== undefined ? { jevTotalUsd } : {}), ...(splitTotalUsd !== undefined ? { splitTotalUsd } : {}) });
 
-    const tips = tipsFor({ catalog, input, job, band: routing.band, tokens, priced, named, lines, byLine, pickOf, plainPick, prefixTokens, callsPerMonth: callsPerMonth ?? 0, jev, jevTotalUsd, split: split.gate, splitTotalUsd });
+    const tips = tipsFor({ catalog, input, job, band: routing.band, tokens, priced, named, lines, byLine, pickOf, plainPick, flexPick, prefixTokens, callsPerMonth: callsPerMonth ?? 0, jev, jevTotalUsd, split: split.gate, splitTotalUsd });
     const monthly =
       typeof callsPerMonth === 'number'
         ? { calls: callsPerMonth, today_usd: today ? round6(today.usd * callsPerMonth) : null, zabio_usd: round6(plainTotal * callsPerMonth) }
@@ -188,6 +191,8 @@ interface TipContext {
   byLine: Map<AnalyzerLine, RouteDecision>;
   pickOf: (decision: RouteDecision) => ChatModel;
   plainPick: ChatModel;
+  /** The plain line's pick comparing candidates at flex prices. */
+  flexPick: ChatModel;
   prefixTokens: number;
   callsPerMonth: number;
   jev: JevCheck;
@@ -252,9 +257,14 @@ function tipsFor(context: TipContext): Tip[] {
     const price = tierPricing(plainPick, tier);
     return { standard, tiered: price ? callPrice(catalog, plainPick, priced, { auto: true, price }).total_usd : standard };
   };
-  if (plainPick.flex) {
-    const { standard, tiered } = tierPrice('flex');
-    tips.push({ id: 'flex', status: 'active', saving_usd: round6(standard - tiered), params: { model: plainPick.id, vendor: plainPick.vendor, deadline: '15m', standard_usd: standard, flex_usd: tiered } });
+  // flex: a deadline of 15 minutes makes the router compare candidates at flex prices; the pick
+  // it then makes (perhaps another model) at its flex tier, against the plain pick at standard.
+  const { flexPick } = context;
+  const flexPrice = tierPricing(flexPick, 'flex');
+  if (flexPick.flex && flexPrice) {
+    const standard = callPrice(catalog, plainPick, priced, { auto: true }).total_usd;
+    const flexUsd = callPrice(catalog, flexPick, priced, { auto: true, price: flexPrice }).total_usd;
+    tips.push({ id: 'flex', status: 'active', saving_usd: round6(standard - flexUsd), params: { model: flexPick.id, vendor: flexPick.vendor, deadline: '15m', standard_usd: standard, flex_usd: flexUsd } });
   }
   if (plainPick.batch) {
     const { standard, tiered } = tierPrice('batch');

@@ -27,6 +27,15 @@ describe('analyzer arithmetic', () => {
     expect(grid['000001']!.total_usd).toBe(grid['000011']!.total_usd);
     expect(grid['000000']!.saving_usd).toBeCloseTo(3 - grid['000000']!.total_usd, 6);
   });
+
+  it('flex on prices the pick made at flex prices (another model may win there), at its flex tier', () => {
+    const pick = catalog.chatModels.find((model) => !model.flex && !model.named_only)!;
+    const flexPick = catalog.chatModel('vendor-1/orion-mini-5')!;
+    const tokens = { input: 1_000_000, output: 1_000_000 };
+    const grid = scenarios({ catalog, pick, flexPick, tokens, prefixTokens: 0, baseUsd: 3 });
+    expect(grid['000000']!.total_usd).toBe(callPrice(catalog, pick, tokens, { auto: true }).total_usd);
+    expect(grid['000010']!.total_usd).toBeCloseTo(1.18125 + catalog.data.auto_call_fee_micros / 1e6, 6);
+  });
 });
 
 describe('the split lever in the scenarios', () => {

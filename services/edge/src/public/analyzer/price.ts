@@ -85,6 +85,12 @@ export interface ScenarioInput {
   catalog: Catalog;
   /** The plain auto line's pick: what the scenarios price. */
   pick: ChatModel;
+  /**
+   * The plain auto line's pick with candidates compared at flex prices (Deadline and flex rules 1:
+   * what a request with a deadline is served on): what the scenarios with flex on price, at its
+   * flex tier. Absent: the pick.
+   */
+  flexPick?: ChatModel;
   tokens: { input: number; output: number };
   /** Tokens before the last message (system and history): what a cache can hold. */
   prefixTokens: number;
@@ -97,14 +103,14 @@ export interface ScenarioInput {
 }
 
 /** Which levers apply to the pick (a lever that does not apply never changes a price). */
-export function applicable(input: Pick<ScenarioInput, 'catalog' | 'pick' | 'prefixTokens' | 'jevTotalUsd' | 'splitTotalUsd'>): Record<SwitchId, boolean> {
+export function applicable(input: Pick<ScenarioInput, 'catalog' | 'pick' | 'flexPick' | 'prefixTokens' | 'jevTotalUsd' | 'splitTotalUsd'>): Record<SwitchId, boolean> {
   const { catalog, pick, prefixTokens } = input;
   return {
     split: input.splitTotalUsd !== undefined,
     cache: cacheablePrefix(catalog, pick, prefixTokens) !== undefined,
     effort: Boolean(pick.reasoning && pick.reasoning.kind !== 'none'),
     jev: input.jevTotalUsd !== undefined,
-    flex: pick.flex,
+    flex: (input.flexPick ?? pick).flex,
     batch: pick.batch,
   };
 }
@@ -117,7 +123,8 @@ export function scenarioKey(on: Record<SwitchId, boolean>): string {
 /**
  * All 64 combinations priced together on the plain auto pick: cache reads the cacheable prefix at
  * the cache rate (the steady state of repeated calls), flex and batch price the provider at their
- * tier (with both on, batch wins), effort never changes a price. jev, where it applies, answers on
+ * tier (with both on, batch wins; with flex, the pick made comparing candidates at flex prices,
+ * as the router does for a request with a deadline), effort never changes a price. jev, where it applies, answers on
  * the decision model instead of the pick (it has no cache, flex or batch tier, so those levers then
  * change nothing). split, where it applies, answers on an excerpt at the split's price, as the live
  * path does: only at the standard tier (a flex or batch call is sent whole), and jev wins over it
@@ -130,10 +137,12 @@ export function scenarios(input: ScenarioInput): Record<string, { total_usd: num
   for (let mask = 0; mask < 64; mask += 1) {
     const on = Object.fromEntries(SWITCHES.map((id, index) => [id, ((mask >> (SWITCHES.length - 1 - index)) & 1) === 1])) as Record<SwitchId, boolean>;
     const tier = on.batch && can.batch ? 'batch' : on.flex && can.flex ? 'flex' : 'standard';
-    const price = tier === 'standard' ? input.pick.pricing : (tierPricing(input.pick, tier) ?? input.pick.pricing);
-    const cachedPrefix = on.cache && can.cache ? Math.min(input.prefixTokens, input.tokens.input) : 0;
+    // At flex the candidates are compared at flex prices: the flex pick serves (its own cache).
+    const model = tier === 'flex' ? (input.flexPick ?? input.pick) : input.pick;
+    const price = tier === 'standard' ? model.pricing : (tierPricing(model, tier) ?? model.pricing);
+    const cachedPrefix = on.cache && cacheablePrefix(input.catalog, model, input.prefixTokens) !== undefined ? Math.min(input.prefixTokens, input.tokens.input) : 0;
     const split = on.split && input.splitTotalUsd !== undefined && tier === 'standard' && !(on.jev && input.jevTotalUsd !== undefined);
-    const total = on.jev && input.jevTotalUsd !== undefined ? input.jevTotalUsd : split ? (input.splitTotalUsd as number) : callPrice(input.catalog, input.pick, { ...input.tokens, cachedPrefix }, { auto: true, price }).total_usd;
+    const total = on.jev && input.jevTotalUsd !== undefined ? input.jevTotalUsd : split ? (input.splitTotalUsd as number) : callPrice(input.catalog, model, { ...input.tokens, cachedPrefix }, { auto: true, price }).total_usd;
     out[scenarioKey(on)] = { total_usd: total, saving_usd: round6(input.baseUsd - total) };
   }
   return out;
