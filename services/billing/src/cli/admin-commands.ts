@@ -104,7 +104,12 @@ export async function createKey(deps: AdminDeps, input: CreateKeyInput) {
     }
   }
   const memberId = input.member ? (await requireMember(deps, organization.id, input.member)).accountId : undefined;
-  const projectId = input.projectId ?? (await deps.prisma.project.findFirst({ where: { organizationId: organization.id }, orderBy: { createdAt: 'asc' } }))?.id;
+  // A project is a level inside the organization: another organization's project (whose model
+  // access would then govern this key) is refused as not found.
+  const projectId = input.projectId
+    ? (await deps.prisma.project.findFirst({ where: { id: input.projectId, organizationId: organization.id } }))?.id
+    : (await deps.prisma.project.findFirst({ where: { organizationId: organization.id }, orderBy: { createdAt: 'asc' } }))?.id;
+  if (input.projectId && !projectId) throw new AdminError(`project ${input.projectId} not found in organization ${organization.id}`);
   if (!projectId) throw new AdminError(`organization ${organization.id} has no project`);
   const key = newApiKey();
   const id = ids.apiKeyId();

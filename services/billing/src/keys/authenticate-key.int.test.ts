@@ -169,6 +169,22 @@ describe('authenticateKey and key admin (real Postgres and Redis)', () => {
     expect(record.tpm_limit).toBe(200_000);
   });
 
+  it("createKey refuses another organization's project (its model access would govern the key)", async () => {
+    const other = await createOrganization(deps, { name: 'keys int other', email: `keys-other-${RUN}@svctest.local`, plan: 'paid', creditMicros: 0n });
+    try {
+      await expect(createKey(deps, { organizationId, projectId: other.project_id })).rejects.toThrow(`project ${other.project_id} not found in organization ${organizationId}`);
+      expect(await prisma.apiKey.count({ where: { organizationId, projectId: other.project_id } })).toBe(0);
+      // Its own project is taken.
+      expect((await newKey({ projectId })).project_id).toBe(projectId);
+    } finally {
+      await redis.del(balanceKey(other.organization_id));
+      await prisma.creditEntry.deleteMany({ where: { organizationId: other.organization_id } });
+      await prisma.project.deleteMany({ where: { organizationId: other.organization_id } });
+      await prisma.organization.deleteMany({ where: { id: other.organization_id } });
+      await prisma.account.deleteMany({ where: { id: other.account_id } });
+    }
+  });
+
   it('refuses an unknown or malformed hash with invalid_api_key (401)', async () => {
     const unknown = hashKey(`svc_live_${'x'.repeat(43)}-${RUN}`);
     const error = await rejection(authenticateKey(authDeps, unknown));
