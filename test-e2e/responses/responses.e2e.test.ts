@@ -249,11 +249,15 @@ describe('a Responses stream that fails once it began (spec: Responses stream, S
     expect(object.id).toBe(created.id);
     expect(object.conversation.id).toBe(created.conversation.id);
     // The ids the client was given read back: the response as the terminal event showed it.
+    // The text the cut cut short is not an item: what is stored is whole.
+    expect(object.output).toEqual([]);
     const fetched = await client.responses.retrieve(object.id);
     expect(fetched).toMatchObject({ id: object.id, status: 'failed', error: { code: 'upstream_error' } });
     expect(fetched.output.map((item) => (item as { id: string }).id)).toEqual(object.output.map((item) => item.id));
     const conversation = await client.conversations.retrieve(object.conversation.id);
     expect(conversation.id).toBe(object.conversation.id);
+    const items = await client.conversations.items.list(object.conversation.id);
+    expect(items.data.map((item) => [item.type, (item as { role?: string }).role, (item as { status?: string }).status])).toEqual([['message', 'user', 'completed']]);
     // A failed response is not the conversation's latest turn: a turn continuing the conversation answers.
     const next = await client.responses.create({ model: MODEL, input: 'Try again.', conversation: object.conversation.id } as never);
     expect(next.status).toBe('completed');
@@ -273,6 +277,9 @@ describe('GET /v1/responses/{id}?stream=true replays a stored response', () => {
     const last = all.at(-1) as unknown as { type: string; response: { id: string; output: Array<{ id: string }> } };
     expect(last.type).toBe('response.completed');
     expect(last.response.output[0].id).toBe((created.output[0] as { id: string }).id);
+    // As a live stream: the stream form of the item id until the terminal event.
+    const delta = all.find((event) => event.type === 'response.output_text.delta') as unknown as { item_id: string };
+    expect(delta.item_id).toBe(`msg_${created.id}_0`);
     const later: Array<{ sequence_number: number }> = [];
     for await (const event of await client.responses.retrieve(created.id, { stream: true, starting_after: 2 })) later.push(event as never);
     expect(later[0].sequence_number).toBe(3);

@@ -66,7 +66,10 @@ describe('replayEvents (GET ?stream=true)', () => {
   it('a completed response: the live order, ending with response.completed carrying it', () => {
     const events = parse(replayEvents({ id: 'resp_1', status: 'completed', output: [message] }));
     expect(events.map((event) => event.event)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
-    expect(events.at(-1)!.data.response).toMatchObject({ id: 'resp_1', status: 'completed' });
+    expect(events.at(-1)!.data.response).toMatchObject({ id: 'resp_1', status: 'completed', output: [{ id: 'msg_a' }] });
+    // The stream form of the id until the terminal event, as a live stream sends it.
+    expect(events[4]!.data).toMatchObject({ type: 'response.output_text.delta', item_id: 'msg_resp_1_0', delta: 'Hi' });
+    expect(events[7]!.data).toMatchObject({ item: { id: 'msg_resp_1_0', status: 'completed' } });
   });
 
   it('a failed response: its error event before response.failed, as the live stream sent them', () => {

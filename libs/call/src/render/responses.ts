@@ -194,7 +194,8 @@ export class ResponsesStreamWriter {
 
 /**
  * A stored response's stream, rebuilt (GET /v1/responses/{id}?stream=true): the same event order
- * as the live stream, each item's text or arguments as one delta, the stored ids throughout, and
+ * as the live stream, each item's text or arguments as one delta, the stream form of the item ids
+ * until the terminal event (which reports the stored ids), and
  * the final event by the response's status (a failed one's `error` event before it). Deterministic, so any replica replays the same bytes;
  * `startingAfter` skips the events up to that sequence number.
  */
@@ -202,7 +203,9 @@ export function replayEvents(response: Record<string, unknown> & { id: string; s
   const writer = new ResponsesStreamWriter(response.id);
   const inProgress = { ...response, status: 'in_progress', output: [], usage: null };
   let out = writer.start(inProgress);
-  const items = response.output as OutputItem[];
+  // As a live stream: the stream form of each item's id (msg_<response id>_<index>) until the
+  // terminal event, which carries the response with its stored ids.
+  const items = (response.output as OutputItem[]).map((item, index) => ({ ...item, id: streamItemId(item.type === 'message' ? 'msg' : 'fc', response.id, index) }) as OutputItem);
   items.forEach((item, index) => {
     if (item.type === 'message') {
       const text = item.content.map((part) => part.text).join('');

@@ -398,7 +398,9 @@ async function streamTurn(deps: ResponsesDeps, key: KeyRecord__Output, turn: Tur
     if (signal.aborted) return;
     const failure = clientFailure(error);
     sse.write(writer.error(failure.code, failure.message));
-    const output = writer.items();
+    // Items the failure cut short (still in progress, a call's arguments unfinished) are left out:
+    // a stored item is whole (spec: Conversation items, status completed).
+    const output = writer.items().filter((item) => item.status === 'completed');
     const response = responseObject(head, { status: 'failed', output, usage: null, error: { code: failure.code, message: failure.message }, svc: turnSvc(call.failedSvc(), turn) });
     sse.end(writer.end('failed', await storeFailedTurn(deps, key, turn, res, response, output)));
   };
