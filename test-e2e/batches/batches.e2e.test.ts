@@ -138,6 +138,17 @@ describe('batches through the official SDK', () => {
     expect(batch.request_counts!.failed).toBe(1);
   });
 
+  it('a line with an image URL is validated as a chat request and its image fetched when it runs: one that cannot be is that line\'s invalid_image_url', async () => {
+    const org = newOrganization({ credit: '50000000' });
+    const client = sdk(org.apiKey);
+    const image = { model: BATCHABLE, max_tokens: 16, messages: [{ role: 'user', content: [{ type: 'text', text: 'describe' }, { type: 'image_url', image_url: { url: 'http://127.0.0.1:8080/cat.png' } }] }] };
+    const batch = await settled(client, (await createBatch(client, [{ custom_id: 'image', body: image }, { custom_id: 'text', body: chat('hello') }])).id);
+    expect(batch.status).toBe('completed');
+    expect(batch.request_counts).toMatchObject({ total: 2, completed: 1, failed: 1 });
+    const errors = await readLines(client, batch.error_file_id!);
+    expect(errors).toEqual([{ id: expect.any(String), custom_id: 'image', response: { status_code: 400, request_id: expect.any(String), body: { error: { message: expect.any(String), type: 'invalid_request_error', param: 'messages[0].content[1].image_url.url', code: 'invalid_image_url' } } }, error: null }]);
+  });
+
   it('without allow_standard_price a failing line never falls back to a model without a batch tier (no standard price the batch did not allow)', async () => {
     const org = newOrganization({ credit: '50000000' });
     const client = sdk(org.apiKey);

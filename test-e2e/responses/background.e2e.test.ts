@@ -211,6 +211,15 @@ describe('background responses', () => {
     expect(await ledgerRows(queued.id)).toHaveLength(0);
   });
 
+  it('an image URL is downloaded on the workers as on the edge, never dropped: a private address ends the response failed with invalid_image_url', async () => {
+    const input = [{ role: 'user', content: [{ type: 'input_text', text: 'What is in this picture?' }, { type: 'input_image', image_url: 'http://127.0.0.1:8080/cat.png' }] }];
+    const queued = (await client.responses.create({ model: 'vendor-1/orion-5', input, background: true } as never)) as unknown as Stored;
+    const done = await until(queued.id, (response) => response.status !== 'queued');
+    expect(done.status).toBe('failed');
+    expect(done.error).toEqual({ code: 'invalid_image_url', message: expect.any(String) });
+    expect(await ledgerRows(queued.id)).toHaveLength(0);
+  });
+
   it('an edge configured without background workers: 400 background_unavailable', async () => {
     const edge = await spawnEdge({ BACKGROUND_RESPONSES: 'false' });
     try {

@@ -1,3 +1,4 @@
+import { createImageFetcher } from '@svc/safe-fetch';
 import { createStatusRecorder, parseRegionalComponents, type StatusRecorder } from './status/measurements';
 import type { Catalog } from '@svc/catalog';
 import { env, z } from '@svc/config';
@@ -28,6 +29,9 @@ export const callConfigFields = {
   /** As billing's: how long a reservation lives without settlement or release (s), and the Free plan's daily fair-use cost (list-price micros). */
   RESERVATION_TTL_SECONDS: env.int(3600),
   FREE_DAILY_COST_MICROS: env.int(500_000),
+  /** Image parts sent as http(s) URLs: size and time limits of one download (the edge's calls and the workers' background turns and batch lines). */
+  IMAGE_MAX_BYTES: env.int(20 * 1024 * 1024),
+  IMAGE_TIMEOUT_MS: env.int(10_000),
   /** Where vendors without a base URL in the catalog are served: the embedded simulator. */
   VENDOR_SIM_URL: env.url('http://127.0.0.1:8090'),
   /** Attempt time limits (spec: 600 s powerful and frontier, 180 s others). */
@@ -130,7 +134,8 @@ export function splitSettingsOf(config: Pick<CallConfig, 'SPLIT_ENABLED' | 'SPLI
 }
 
 export interface CallRuntime {
-  deps: CallDeps;
+  /** The pipeline's ports; it always downloads images. */
+  deps: CallDeps & Required<Pick<CallDeps, 'images'>>;
   backends: Backends;
   health: ProviderHealth;
   ownKeys: OwnKeys;
@@ -143,8 +148,8 @@ export interface CallRuntime {
 /**
  * Everything a service needs to run calls through @svc/call, wired the same way wherever it
  * runs: gRPC clients of router and billing, provider health and prompt-cache state shared in
- * Redis, the organizations' own vendor keys. The caller brings its Redis connection, its usage
- * sink and, where it has them, the key's token gate and an image downloader.
+ * Redis, the organizations' own vendor keys, the image downloader. The caller brings its Redis
+ * connection, its usage sink and, where it has one, the key's token gate.
  */
 export function createCallRuntime(config: Readonly<CallConfig>, options: { catalog: Catalog; logger: Logger; redis: Redis; usage: (backends: Backends) => UsageSink; tokens?: TokenGate; images?: ImageResolver; backends?: Backends }): CallRuntime {
   const backends = options.backends ?? createBackends({ routerAddr: config.ROUTER_ADDR, billingAddr: config.BILLING_ADDR, deadlineMs: config.RPC_DEADLINE_MS, protosDir: config.PROTOS_DIR });
@@ -160,7 +165,7 @@ export function createCallRuntime(config: Readonly<CallConfig>, options: { catal
   health.start();
   // The status document's measurements: every vendor attempt this process makes (status/measurements.ts).
   const status = createStatusRecorder({ redis: options.redis, catalog: options.catalog, regional: parseRegionalComponents(config.STATUS_REGIONAL_COMPONENTS), logger: options.logger });
-  const deps: CallDeps = {
+  const deps: CallRuntime['deps'] = {
     catalog: options.catalog,
     router: routerPort(backends),
     billing: billingPort(backends, config.ADMISSION_IN_PROCESS ? { redis: options.redis, settings: { reservationTtlSeconds: config.RESERVATION_TTL_SECONDS, freeDailyCostMicros: config.FREE_DAILY_COST_MICROS }, deadlineMs: config.RPC_DEADLINE_MS } : undefined),
@@ -169,7 +174,8 @@ export function createCallRuntime(config: Readonly<CallConfig>, options: { catal
     health,
     cacheState: new RedisCacheState({ redis: options.redis, logger: options.logger }),
     ownKeys,
-    ...(options.images ? { images: options.images } : {}),
+    // Every process that runs calls downloads their http(s) images (a deferred image is never sent without its bytes).
+    images: options.images ?? createImageFetcher({ maxBytes: config.IMAGE_MAX_BYTES, timeoutMs: config.IMAGE_TIMEOUT_MS }),
     attemptObserver: status.attemptObserver,
     vendors: { simUrl: config.VENDOR_SIM_URL, keys: vendorKeysOf(config) },
     logger: options.logger,

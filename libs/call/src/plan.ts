@@ -67,7 +67,7 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
       return ledger.admit(estimate, { byok: byokNamed, auto, inputTokens: admissionInputTokens, maxTokens: input.maxTokens ?? 0 });
     };
     const takeTokens = (maxOutput: number) => ledger.chargeTokens(estimateChatTokens(inputTokens, input.maxTokens, maxOutput));
-    const images = deps.images && input.images.some((image) => !image.decoded) ? deps.images.resolveImages(input, signal) : Promise.resolve();
+    const images = pendingImages(deps, input, signal);
 
     const routed = route(deps, query, key.plan === 'free', auto);
     let decision: RouteDecision;
@@ -113,6 +113,17 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
 export function route(deps: Pick<CallDeps, 'catalog' | 'router'>, query: RouteQuery, freePlan: boolean, auto: boolean): Promise<RouteDecision> {
   const asked = { ...query, free_plan: freePlan };
   return auto ? deps.router.route(asked) : Promise.resolve().then(() => routeNamed(deps.catalog, asked));
+}
+
+/**
+ * Downloads the request's http(s) images into it (deps.images). An image still to download is
+ * never dropped: without a downloader the call is refused (invalid_image_url) before any vendor work.
+ */
+export function pendingImages(deps: Pick<CallDeps, 'images'>, input: ChatRequestInput, signal?: AbortSignal): Promise<void> {
+  const pending = input.images.find((image) => !image.decoded);
+  if (!pending) return Promise.resolve();
+  if (!deps.images) throw new ServiceError('invalid_image_url', 'Image URLs are not downloaded here; send images as base64 data: URLs.', { param: pending.param });
+  return deps.images.resolveImages(input, signal);
 }
 
 export function routeQuery(input: ChatRequestInput, caller: Caller, inputTokens: number, auto: boolean, policy: CallPolicy, decisionModel = false): RouteQuery {

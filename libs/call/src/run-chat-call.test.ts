@@ -291,6 +291,15 @@ describe('one billed chat call (in-memory ports)', () => {
     expect(released).toHaveLength(0);
   });
 
+  it('an image still to download is never sent without its bytes: with no downloader the call is refused before any vendor work', async () => {
+    const seen = vendors({ 'orion-5': { content: 'a cat' } });
+    const { deps, admitted } = ports();
+    const input = parseChatRequest({ model: 'vendor-1/orion-5', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: 'https://images.example/cat.png' } }] }] }, {}, { remoteImages: 'defer' });
+    await expect(runChatCall(deps, input, { key: KEY }, unary, signal())).rejects.toMatchObject({ code: 'invalid_image_url', param: 'messages[0].content[1].image_url.url' });
+    expect(seen).toHaveLength(0);
+    expect(admitted).toHaveLength(0);
+  });
+
   it('cache reads reported by a vendor the catalog lists without a prompt cache are priced and reported as plain input', async () => {
     vendors({ 'atlas-4-maverick': { content: 'ok', cached: 8 }, 'orion-mini-5': { content: 'ok', cached: 8 } });
     const cacheless = await runChatCall(ports().deps, chat({ model: 'vendor-4/atlas-4-maverick' }), { key: KEY }, unary, signal());

@@ -23,9 +23,6 @@ export const edgeConfigSchema = commonSchema.extend({
   LONG_CALL_COMMIT_MS: env.int(90_000),
   /** Spec (Long calls): one space (unary) or `: keepalive` (stream) this often while the vendor is silent. */
   KEEPALIVE_INTERVAL_MS: env.int(20_000),
-  /** Image parts: size and time limits of one download. */
-  IMAGE_MAX_BYTES: env.int(20 * 1024 * 1024),
-  IMAGE_TIMEOUT_MS: env.int(10_000),
   /** The fast model that writes compaction summaries (spec: Compaction; on the service's own key). */
   COMPACTION_MODEL: env.string('vendor-3/lumen-2.5-flash-lite'),
   /** Longest a turn waits for its compaction (the workers' conversation.compact job). */

@@ -19,7 +19,6 @@ import { readStanding } from '@svc/admission';
 import { KeyCache } from './auth/key-cache';
 import { createIpLimiter } from './limits/ip-limit';
 import { createKeyLimiter } from './limits/key-limits';
-import { createImageFetcher } from '@svc/safe-fetch';
 import { createBatchClient, createCallRuntime, createConversationsClient, prometheusReader, routerPort, createStatusService, createUsageOutbox, createUsageSink, parseRegionalComponents, statusComponents, type DurableUsageSink } from '@svc/backends';
 
 const KEY_EVENTS = 'key-events';
@@ -106,7 +105,7 @@ async function main(): Promise<void> {
       keyLimiter,
       cacheState: runtime.deps.cacheState,
       health,
-      images: createImageFetcher({ maxBytes: config.IMAGE_MAX_BYTES, timeoutMs: config.IMAGE_TIMEOUT_MS }),
+      images: runtime.deps.images,
       logger,
       simUrl: config.VENDOR_SIM_URL,
       vendorKeys: runtime.deps.vendors.keys,

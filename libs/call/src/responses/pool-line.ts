@@ -8,7 +8,7 @@ import { prepareForModel, cutAtStop, type Prepared } from '../prepare';
 import { planCache } from '../cache/cache-policy';
 import { estimateCall, type CallAdmission } from '../billing';
 import { CallLedger } from '../ledger';
-import { routeQuery, type CallPlan } from '../plan';
+import { pendingImages, routeQuery, type CallPlan } from '../plan';
 import { estimateInputTokens } from '../tokens';
 import { noAnswerOf, type Attempt } from '../attempts';
 import { finish, svcObject, type OutcomeContext } from '../outcome';
@@ -144,6 +144,8 @@ export async function prepareBatchLine(deps: CallDeps, input: ChatRequestInput, 
   const ownKeys = byokVendors.includes(model.vendor) ? await deps.ownKeys.forOrganization(key.organization_id, byokVendors) : {};
   const { provider, byok } = resolveServing(deps.catalog, model, deps.vendors.simUrl, deps.vendors.keys, { keys: ownKeys, vendors: byokVendors });
   if (!provider) throw new ServiceError('no_provider_available', 'No provider is available for this request right now.');
+  // Its http(s) images go into the vendor batch as bytes, as a live call sends them.
+  await pendingImages(deps, input);
   const cacheInput = policy.cacheTtl && input.svc.cacheTtl === undefined ? { ...input, svc: { ...input.svc, cacheTtl: policy.cacheTtl } } : input;
   const cache = planCache(cacheInput, { organizationId: key.organization_id, state: deps.cacheState, now: Date.now() });
   const prepared = prepareForModel(cacheInput, model, await cache.forModel(model, provider.vendor));

@@ -66,7 +66,9 @@ export function planLine(catalog: Catalog, key: CallerKey, customId: string, bod
   const fail = (code: string, message: string, param: string | null = null) => ({ error: { code, message, param, line: lineNumber } });
   let input: ChatRequestInput;
   try {
-    input = parseChatRequest(body, {});
+    // A line's http(s) images are downloaded when it runs, as on POST /v1/chat/completions (one
+    // that cannot be fetched is that line's invalid_image_url in the error file).
+    input = parseChatRequest(body, {}, { remoteImages: 'defer' });
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     if (error.code === 'missing_messages') return fail('missing_messages', `Line ${lineNumber}: ${error.message}`, error.param);
