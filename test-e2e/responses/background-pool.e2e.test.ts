@@ -95,6 +95,16 @@ describe('background responses through the vendor-batch pool', () => {
     expect(await poolRows([queued.id])).toEqual([]);
   });
 
+  it('a vendor batch the vendor refuses ends its responses failed with upstream_error in the service\'s words (never the vendor\'s), nothing billed', async () => {
+    const { apiKey } = newOrganization();
+    const client = clientFor(apiKey);
+    const queued = await batchBound(client, 'Refuse this batch.', { 'x-sim-batch': 'fail' });
+    const done = await until(client, queued.id, (response) => response.status !== 'queued');
+    expect(done.status).toBe('failed');
+    expect(done.error).toEqual({ code: 'upstream_error', message: 'The vendor could not run the batch this response was sent in.' });
+    expect(await ledgerRows(queued.id)).toEqual([]);
+  });
+
   it.each([
     ['the Anthropic protocol (Message Batches)', 'vendor-2/lyric-haiku-4.5'],
     ['the Gemini protocol (batch mode)', 'vendor-3/lumen-2.5-flash'],

@@ -40,7 +40,8 @@ import { OUTAGE_CODES } from './respond';
  *   completes its response (libs/call batchLineOutcome: svc object, cost and usage record at the
  *   batch price, billed once under the response's call id; then UpdateResponse, which removes the
  *   pool row), errored lines end `failed` {code, message}, lines that never ran end `failed`
- *   with batch_expired / batch_cancelled.
+ *   with upstream_timeout (the vendor batch expired) or upstream_error (refused or cancelled), in
+ *   the service's words (the vendor's own text is logged, never shown).
  */
 /** The WORKER_QUEUES name that runs the pool on a replica (it is a Postgres loop, not a RabbitMQ queue). */
 export const POOL_QUEUE = 'response.pool';
@@ -237,16 +238,19 @@ export class ResponsePool {
         if (failure.status >= 500) this.deps.logger.error('pool line failed at the vendor', { response_id: line.row.response_id, code: failure.code, err: result.error });
         await this.fail(line.row, line.job, line.head, failure.code, failure.message);
       } else {
-        await this.fail(line.row, line.job, line.head, `batch_${result.outcome}`, `The vendor batch ${result.outcome === 'expired' ? 'expired' : 'was cancelled'} before this line ran.`);
+        // The spec's codes for a vendor that did not answer: in time (expired) or at all.
+        const code = result.outcome === 'expired' ? 'upstream_timeout' : 'upstream_error';
+        await this.fail(line.row, line.job, line.head, code, `The vendor batch this response was sent in ${result.outcome === 'expired' ? 'expired' : 'was cancelled'} before it was answered.`);
       }
       ended += 1;
     }
     // Lines the vendor did not report never ran: the batch's status says why.
     for (const line of lines.values()) {
       if (seen.has(line.row.response_id)) continue;
-      const code = state.status === 'expired' ? 'batch_expired' : state.status === 'cancelled' ? 'batch_cancelled' : 'vendor_error';
+      // The vendor's own words stay in the log (spec: a vendor's own error body never reaches the client).
+      const code = state.status === 'expired' ? 'upstream_timeout' : 'upstream_error';
       this.deps.logger.error('pool line missing from its vendor batch results', { response_id: line.row.response_id, status: state.status, failure: state.failure });
-      await this.fail(line.row, line.job, line.head, code, state.failure ? `The vendor batch failed: ${state.failure}` : `The vendor batch ended (${state.status}) without an answer for this line.`);
+      await this.fail(line.row, line.job, line.head, code, state.status === 'expired' ? 'The vendor batch this response was sent in expired before it was answered.' : 'The vendor could not run the batch this response was sent in.');
       ended += 1;
     }
     return ended;
