@@ -187,6 +187,8 @@ describe('batches through the official SDK', () => {
       if (expected.code === 'model_not_batchable') expect(batch.errors!.data![0]!.message).toMatch(/allow_standard_price/);
       if (expected.code === 'insufficient_credits') expect(batch.errors!.data![0]!.message).toMatch(/estimated cost \(\d+ micros.*balance \(\d+ micros/);
       expect(batch.output_file_id).toBeNull();
+      // No line ran: every line counts as failed, so the counts add up as for any ended batch.
+      expect(batch.request_counts).toEqual({ total: lines.length, completed: 0, failed: lines.length });
       expect((batch as unknown as { svc: { cost: { billed_micros: number } } }).svc.cost.billed_micros).toBe(0);
       await expect(client.batches.cancel(batch.id)).rejects.toMatchObject({ status: 400, code: 'batch_not_cancellable' });
     });

@@ -135,11 +135,15 @@ export interface BatchError {
   line: number | null;
 }
 
-/** validating → failed with its errors (nothing was billed: no line ran). A batch no longer validating is left as it is. */
+/**
+ * validating → failed with its errors (nothing was billed: no line ran). Its lines count as failed
+ * (request_counts adds up for every ended batch, as for one cancelled while validating). A batch no
+ * longer validating is left as it is.
+ */
 export async function failBatch(deps: BatchesDeps, input: { organization_id: string; batch_id: string; errors: BatchError[] }): Promise<Record<string, unknown>> {
   const result = await deps.pool.query<BatchRow>({
     name: 'batch.batch_fail',
-    text: `UPDATE batch.batch SET status = 'failed', failed_at = $3, errors = $4::jsonb WHERE id = $1 AND organization_id = $2 AND status = 'validating' RETURNING ${BATCH_COLUMNS}`,
+    text: `UPDATE batch.batch SET status = 'failed', failed_at = $3, errors = $4::jsonb, completed = 0, failed = total WHERE id = $1 AND organization_id = $2 AND status = 'validating' RETURNING ${BATCH_COLUMNS}`,
     values: [input.batch_id, input.organization_id, clock(deps), JSON.stringify(input.errors)],
   });
   return result.rows[0] ? batchObject(result.rows[0]) : getBatch(deps, input.organization_id, input.batch_id);
