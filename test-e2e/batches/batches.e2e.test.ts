@@ -273,6 +273,8 @@ describe('batches through the official SDK', () => {
     expect(await post({ input_file_id: file.id, endpoint: '/v1/embeddings' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_value', param: 'endpoint' } } });
     expect(await post({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '48h' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_value', param: 'completion_window' } } });
     expect(await post({ input_file_id: file.id, endpoint: '/v1/chat/completions', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) })).toMatchObject({ status: 400, body: { error: { code: 'invalid_value', param: 'metadata' } } });
+    // Text that cannot be stored is refused as on the other endpoints, not a 500.
+    expect(await post({ input_file_id: file.id, endpoint: '/v1/chat/completions', metadata: { a: '\u0000' } })).toMatchObject({ status: 400, body: { error: { code: 'invalid_value', param: 'metadata.a' } } });
     expect(await post({ input_file_id: file.id, endpoint: '/v1/chat/completions', svc: { allow_standard_price: 'yes' } })).toMatchObject({ status: 400, body: { error: { code: 'invalid_value', param: 'svc.allow_standard_price' } } });
     expect(await post({ input_file_id: 'file_00000000000000000000000000000000', endpoint: '/v1/chat/completions' })).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
     // Another organization's batch is not found.

@@ -117,6 +117,13 @@ describe('parseMetadata (responses, conversations, batches)', () => {
     expect(() => parseMetadata({ ['😀'.repeat(65)]: 'v' })).toThrow(expect.objectContaining({ code: 'invalid_value' }));
   });
 
+  it('refuses text that cannot be stored (a NUL, an unpaired surrogate) in a key or a value, naming it', () => {
+    expect(() => parseMetadata({ a: '\u0000' })).toThrow(expect.objectContaining({ code: 'invalid_value', param: 'metadata.a' }));
+    expect(() => parseMetadata({ a: '\ud800' })).toThrow(expect.objectContaining({ code: 'invalid_value', param: 'metadata.a' }));
+    expect(() => parseMetadata({ 'a\u0000': 'b' })).toThrow(expect.objectContaining({ code: 'invalid_value', param: 'metadata' }));
+    expect(parseMetadata({ emoji: '😀' })).toEqual({ emoji: '😀' });
+  });
+
   it('takes up to 16 string pairs; absent or null is {}', () => {
     const sixteen = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, 'v']));
     expect(parseMetadata(sixteen)).toEqual(sixteen);

@@ -100,11 +100,13 @@ export function characterCount(text: string): number {
 
 /**
  * `metadata` of a response, a conversation or a batch: up to 16 keys, keys up to 64 characters,
- * string values up to 512 (spec: Limits), counted in characters (code points).
+ * string values up to 512 (spec: Limits), counted in characters (code points). Metadata is stored,
+ * so text that cannot be (refuseUnstorableText) is refused here for every endpoint.
  */
 export function parseMetadata(value: unknown, param = 'metadata'): Record<string, string> {
   if (!given(value)) return {};
   if (!isObject(value)) throw invalid(param, `'${param}' must be an object of string values.`);
+  refuseUnstorableText({ [param]: value });
   const entries = Object.entries(value);
   if (entries.length > MAX_METADATA_KEYS) throw invalid(param, `'${param}' has ${entries.length} keys; at most ${MAX_METADATA_KEYS}.`);
   for (const [key, entry] of entries) {
