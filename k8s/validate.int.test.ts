@@ -442,7 +442,11 @@ describe.each(TARGETS)('kubectl kustomize k8s/$dir', (target) => {
       for (const d of ofKind(objects, 'Deployment')) expect([id(d), d.spec.replicas]).toEqual([id(d), 1]);
       for (const h of ofKind(objects, 'HorizontalPodAutoscaler')) expect([id(h), h.spec.minReplicas]).toEqual([id(h), 1]);
       expect(byName(objects, 'ConfigMap', 'svc-config')?.data.VENDOR_SIM_URL).toBe('http://vendor-sim:8090');
+      expect(byName(objects, 'ConfigMap', 'svc-config')?.data.FORWARD_SIM_HEADERS).toBe('true');
       expect(byName(objects, 'Secret', 'svc-secrets')).toBeDefined();
+      // The simulator listens on the loopback unless told otherwise: the probes and the pods reach the pod IP.
+      const simulator = byName(objects, 'Deployment', 'vendor-sim')!.spec.template.spec.containers.find((c: Json) => c.name === 'vendor-sim');
+      expect(simulator.env).toEqual(expect.arrayContaining([{ name: 'VENDOR_SIM_HOST', value: '0.0.0.0' }]));
     });
   } else {
     it('runs at least two replicas of every Deployment', () => {
@@ -453,6 +457,10 @@ describe.each(TARGETS)('kubectl kustomize k8s/$dir', (target) => {
         if (min < 2) problems.push(`${id(d)}: at least ${min} replica(s)`);
       }
       expect(problems).toEqual([]);
+    });
+
+    it('never forwards clients\' x-sim-* headers', () => {
+      expect(byName(objects, 'ConfigMap', 'svc-config')?.data.FORWARD_SIM_HEADERS).toBe('false');
     });
 
     it('pins every image to a release tag', () => {
@@ -469,14 +477,13 @@ describe.each(TARGETS)('kubectl kustomize k8s/$dir', (target) => {
         policies
           .filter((p) => Object.keys(p.spec.podSelector ?? {}).length === 0 || matches(p.spec.podSelector.matchLabels, { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'svc' }) || (p.spec.podSelector.matchExpressions ?? []).some((m: Json) => m.operator === 'In' && m.values.includes(name)))
           .flatMap((p) => (p.spec.egress ?? []).flatMap((rule: Json) => (rule.ports ?? []).map((port: Json) => port.port)));
-      expect(egressPorts('edge')).toEqual(expect.arrayContaining([53, 443, 6379, 5672, 50051, 50052, 50053, 50054]));
+      expect(egressPorts('edge')).toEqual(expect.arrayContaining([53, 443, 5432, 6379, 5672, 50051, 50052, 50053, 50054]));
       expect(egressPorts('billing')).toEqual(expect.arrayContaining([53, 5432, 6379, 5672]));
-      expect(egressPorts('workers')).toEqual(expect.arrayContaining([53, 443, 5432, 50052, 50053, 50054]));
+      expect(egressPorts('workers')).toEqual(expect.arrayContaining([53, 443, 5432, 50051, 50052, 50053, 50054]));
       expect(egressPorts('svc-migrate')).toEqual(expect.arrayContaining([53, 5432]));
       const ingressFrom = (name: string) => policies.find((p) => p.spec.podSelector?.matchLabels?.['app.kubernetes.io/name'] === name && p.spec.ingress);
       expect(ingressFrom('edge')?.spec.ingress[0].from).toBeUndefined();
-      expect(ingressFrom('router')?.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'edge' } } }]);
-      for (const name of ['billing', 'conversations', 'batch']) expect(ingressFrom(name)?.spec.ingress[0].from[0].podSelector.matchExpressions[0].values).toEqual(['edge', 'workers']);
+      for (const name of ['router', 'billing', 'conversations', 'batch']) expect(ingressFrom(name)?.spec.ingress[0].from[0].podSelector.matchExpressions[0].values).toEqual(['edge', 'workers']);
       const metrics = policies.find((p) => (p.spec.ingress ?? []).some((r: Json) => (r.ports ?? []).some((port: Json) => port.port === 9464)));
       expect(metrics?.spec.ingress[0].from[0].namespaceSelector.matchLabels['kubernetes.io/metadata.name']).toBe('monitoring');
     });

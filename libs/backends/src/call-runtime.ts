@@ -163,6 +163,12 @@ export function createCallRuntime(config: Readonly<CallConfig>, options: { catal
     refreshMs: config.HEALTH_REFRESH_MS,
   });
   health.start();
+  // A vendor without a base URL in the catalog is served by the simulator at VENDOR_SIM_URL: say
+  // so once at start in production, where that is rarely what an operator meant.
+  const simulated = options.catalog.data.vendors.filter((vendor) => !vendor.base_url).map((vendor) => vendor.id);
+  if (process.env.NODE_ENV === 'production' && simulated.length > 0) {
+    options.logger.warn('vendors without a base URL in the catalog are served by the simulator at VENDOR_SIM_URL', { vendors: simulated, vendor_sim_url: config.VENDOR_SIM_URL });
+  }
   // The status document's measurements: every vendor attempt this process makes (status/measurements.ts).
   const status = createStatusRecorder({ redis: options.redis, catalog: options.catalog, regional: parseRegionalComponents(config.STATUS_REGIONAL_COMPONENTS), logger: options.logger });
   const deps: CallRuntime['deps'] = {
