@@ -175,9 +175,19 @@ async function main(): Promise<void> {
           ready = false;
           // Connections that finish their response while draining go idle: close them as they do.
           const sweep = setInterval(() => server.closeIdleConnections(), 50);
+          // Calls still running near the end of the grace period are cut while there is time left
+          // to publish what they owe (a stream the client was sent part of is billed for it) and to
+          // flush usage records held in memory — rather than the process exiting under them.
+          const reserveMs = Math.min(SHUTDOWN_USAGE_RESERVE_MS, Math.floor(config.SHUTDOWN_GRACE_MS / 4));
+          const cut = setTimeout(() => {
+            logger.warn('shutdown: cutting calls still running so that their usage is published before exit', { reserve_ms: reserveMs });
+            server.closeAllConnections();
+          }, config.SHUTDOWN_GRACE_MS - reserveMs);
           server.close(() => {
             clearInterval(sweep);
-            resolve();
+            clearTimeout(cut);
+            // A cut call finishes its billing a moment after its socket closed.
+            setTimeout(resolve, SHUTDOWN_SETTLE_MS);
           });
           server.closeIdleConnections();
         }),
@@ -195,5 +205,10 @@ async function main(): Promise<void> {
     { name: 'telemetry', run: () => stopTelemetry() },
   ]);
 }
+
+/** Of the shutdown grace, what is kept for publishing the usage of cut calls and flushing held records. */
+const SHUTDOWN_USAGE_RESERVE_MS = 5_000;
+/** How long a call cut at shutdown is given to publish its usage once its socket closed. */
+const SHUTDOWN_SETTLE_MS = 250;
 
 run('edge', main);
