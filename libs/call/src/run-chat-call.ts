@@ -361,10 +361,14 @@ export class ChatCall {
         await this.billLeftStream(context, attempt, sent);
         throw error;
       }
-      this.deps.logger.warn('stream failed after start', { vendor: attempt.model.vendor, model: attempt.model.id, err: error });
+      const failure = error instanceof VendorError ? toClientError(error, attempt.model.vendor, { afterStart: true }) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.', { cause: error });
+      // The client's status is 200 by now: this line is the failure's only trace (every 5xx at error level).
+      const fields = { call_id: this.plan.callId, code: failure.code, vendor: attempt.model.vendor, model: attempt.model.id, err: error };
+      if (failure.status >= 500) this.deps.logger.error('stream failed after it began', fields);
+      else this.deps.logger.warn('stream failed after it began', fields);
       await ledger.refundTokens(0);
       ledger.release();
-      throw error instanceof VendorError ? toClientError(error, attempt.model.vendor, { afterStart: true }) : error instanceof ServiceError ? error : new ServiceError('internal_error', 'The server had an error while processing your request.', { cause: error });
+      throw failure;
     } finally {
       opened.deadline.clear();
       if (!ended) {

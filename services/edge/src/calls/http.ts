@@ -40,8 +40,10 @@ export async function unaryWithCommit(res: Response, times: LongCallTimes, work:
     outcome = await work();
   } catch (error) {
     if (!committed) throw error;
-    if (!(error instanceof ServiceError)) times.logger.error('long call failed after commit', { err: error });
-    res.end(JSON.stringify(await failedBody(clientFailure(error))));
+    // The 200 went out: this line is the failure's only trace (every 5xx at error level).
+    const failure = clientFailure(error);
+    if (failure.status >= 500) times.logger.error('long call failed after its 200 was committed', { code: failure.code, err: error });
+    res.end(JSON.stringify(await failedBody(failure)));
     return;
   } finally {
     clearTimeout(commit);
