@@ -476,7 +476,8 @@ async function runLine(deps: LineDeps, job: BatchLineRunJob, line: BatchLineRunJ
     if (error instanceof ServiceError && BATCH_OUTAGE_CODES.has(error.code)) return 'outage';
     if (error instanceof ServiceError && waitOn(error.code)) return 'wait';
     if (error instanceof ServiceError) {
-      if (error.status >= 500) deps.logger.warn('batch line failed at the vendor; written to the error file', { batch_id: job.batch_id, custom_id: line.custom_id, code: error.code });
+      // A 5xx line is the service's or a vendor's failure: error level with its cause, as every 5xx.
+      if (error.status >= 500) deps.logger.error('batch line failed; written to the error file', { batch_id: job.batch_id, custom_id: line.custom_id, code: error.code, err: error.cause ?? error });
       return errorLine(error);
     }
     throw error;
