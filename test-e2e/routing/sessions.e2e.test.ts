@@ -1,5 +1,6 @@
+import { catalog } from '@svc/catalog';
 import { randomUUID } from 'node:crypto';
-import { fleetState } from '../support/fleet-state';
+import { fleetState, newOrganization } from '../support/fleet-state';
 
 const tools = [{ type: 'function', function: { name: 'run_tests', description: 'Run the test suite', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }];
 
@@ -102,6 +103,20 @@ describe('auto routing and sessions through the public API', () => {
     );
     expect(toolTurn.svc.routing.trigger).toBe('cache_hit');
     expect(toolTurn.svc.model_served).toBe(first.svc.model_served);
+  });
+
+  it('routes text of another script to a model whose context window holds it (one token a character, not characters / 4)', async () => {
+    const state = fleetState();
+    // A key of its own: its token bucket takes the real count of this prompt afterwards.
+    const { apiKey } = newOrganization({ keyFlags: ['--tpm', '100000000'] });
+    const response = await fetch(`${state.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'auto', max_tokens: 20, messages: [{ role: 'user', content: `${'é'.repeat(600_000)} Summarize this.` }] }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { usage: { prompt_tokens: number }; svc: { model_served: string } };
+    expect(catalog.chatModel(body.svc.model_served)!.capabilities.context_window).toBeGreaterThanOrEqual(body.usage.prompt_tokens);
   });
 
   it('answers an auto call whose prompt is one 100,000-character unbroken token', async () => {

@@ -3,7 +3,7 @@ import { ids } from '@svc/ids';
 import { DEFAULT_MAX_TOKENS, FREE_PLAN_LIMITS, type ChatModel } from '@svc/catalog';
 import { routeNamed, type RouteDecision, type RouteQuery } from '@svc/routing';
 import type { ChatRequestInput } from './request/chat-request';
-import { countInputTokensUpTo, estimateChatTokens, estimateInputTokens } from './tokens';
+import { countInputTokensUpTo, estimateChatTokens, estimateContextTokens, estimateInputTokens } from './tokens';
 import { estimateCall, type CallAdmission } from './billing';
 import { CallLedger, throwFirstFailure } from './ledger';
 import { decisionRefusal } from './decision/questions';
@@ -135,7 +135,7 @@ export function routeQuery(input: ChatRequestInput, caller: Caller, inputTokens:
     access: { account_disabled: key.account_disabled_models ?? [], organization_disabled: key.organization_disabled_models ?? [], project_disabled: key.project_disabled_models ?? [], key_allowed: key.allowed_models ?? [] },
     vendors: input.svc.vendors ?? [],
     // The decision model's refusals of tools and images name the field the decision rules name (decision/questions.ts).
-    needs: { tools: !decisionModel && Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: !decisionModel && input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: inputTokens },
+    needs: { tools: !decisionModel && Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: !decisionModel && input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: Math.max(inputTokens, estimateContextTokens(input)) },
     fallback: input.svc.fallback ?? key.fallback_policy,
     session_id: input.svc.sessionId ?? '',
     system_prompt: routeText(input.system ?? ''),

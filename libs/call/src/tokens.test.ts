@@ -1,5 +1,5 @@
 import type { VendorMessage } from '@svc/vendors';
-import { countInputTokensUpTo, estimateChatTokens, estimateEmbeddingTokens, estimateInputTokens, IMAGE_CHARACTERS } from './tokens';
+import { countInputTokensUpTo, estimateChatTokens, estimateContextTokens, estimateEmbeddingTokens, estimateInputTokens, IMAGE_CHARACTERS } from './tokens';
 
 describe('estimateChatTokens', () => {
   it('is the input estimate plus max_tokens capped at the model output', () => {
@@ -61,5 +61,19 @@ describe('countInputTokensUpTo (the Free plan input limit)', () => {
   it('counts an image as IMAGE_CHARACTERS / 4, in the messages or still to be downloaded', () => {
     const request = { messages: [{ role: 'user', content: [{ type: 'text', text: 'word' }, { type: 'image', url: 'data:,' }] } as unknown as VendorMessage], images: [{ decoded: true }, { decoded: false }] };
     expect(countInputTokensUpTo(request, 16_000)).toBe(1 + 2 * (IMAGE_CHARACTERS / 4));
+  });
+});
+
+describe('estimateContextTokens (the context-window fit of routing)', () => {
+  const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
+
+  it('is characters / 4 for ASCII text, as the charging estimate', () => {
+    expect(estimateContextTokens({ system: 'Be brief.', messages: [user('Say hello.')], images: [] })).toBe(Math.ceil(19 / 4));
+  });
+
+  it('counts a character outside ASCII as a token (accented, CJK), so text of other scripts is not undercounted fourfold', () => {
+    expect(estimateContextTokens({ messages: [user('é'.repeat(1_000_000))], images: [] })).toBe(1_000_000);
+    expect(estimateContextTokens({ messages: [user('日本語のテキスト')], images: [] })).toBe(8);
+    expect(estimateContextTokens({ messages: [user('abcd日本')], images: [{ decoded: false }] })).toBe(2 + Math.ceil((4 + 1000) / 4));
   });
 });

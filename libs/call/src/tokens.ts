@@ -70,6 +70,29 @@ export function countInputTokensUpTo(request: { system?: string; messages: reado
   return imageTokens + countTokensUpTo(texts, limit - imageTokens);
 }
 
+/**
+ * Input tokens a context window must hold, for the fit check of routing (a model's context window
+ * must hold the input): characters / 4 undercounts text that is not ASCII words — accented
+ * letters, CJK and other scripts take about one token per character — so every character outside
+ * ASCII counts as one token here, ASCII as a quarter, images as IMAGE_CHARACTERS / 4. Linear in the
+ * input. Charging and the token bucket keep the spec's characters / 4 (estimateInputTokens).
+ */
+export function estimateContextTokens(request: { system?: string; messages: readonly VendorMessage[]; images: ReadonlyArray<{ decoded: boolean }> }): number {
+  let ascii = 0;
+  let other = 0;
+  const count = (text: string) => {
+    for (let index = 0; index < text.length; index += 1) {
+      if (text.charCodeAt(index) < 0x80) ascii += 1;
+      else other += 1;
+    }
+  };
+  if (request.system) count(request.system);
+  let imageCharacters = 0;
+  for (const message of request.messages) visitMessage(message, count, () => (imageCharacters += IMAGE_CHARACTERS));
+  for (const image of request.images) if (!image.decoded) imageCharacters += IMAGE_CHARACTERS;
+  return other + tokensForCharacters(ascii + imageCharacters);
+}
+
 /** Input tokens of an embeddings request. */
 export function estimateEmbeddingTokens(inputs: readonly string[]): number {
   let characters = 0;
