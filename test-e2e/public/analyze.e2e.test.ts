@@ -176,6 +176,7 @@ describe('POST /v1/public/analyze', () => {
 
   it('refusals: 400 missing_parameter, invalid_value, the chat request’s own errors, 413 over 1 MB', async () => {
     expect(await analyze({})).toMatchObject({ status: 400, body: { error: { code: 'missing_parameter', param: 'request' } } });
+    for (const body of ['null', '[]', '"hello"', '1', 'true']) expect(await analyze(body)).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
     expect(await analyze({ request: codeRequest, calls_per_month: -1 })).toMatchObject({ status: 400, body: { error: { code: 'invalid_value', param: 'calls_per_month' } } });
     expect((await analyze({ request: { model: 'auto' } })).status).toBe(400);
     expect((await analyze({ request: { ...codeRequest, temperature: 9 } })).body.error).toMatchObject({ code: 'invalid_value', param: 'temperature' });

@@ -4,7 +4,7 @@ import type { Catalog } from '@svc/catalog';
 import type { KeyRecord__Output } from '@svc/protos';
 import { requestId } from './middleware/request-id';
 import { httpMetrics } from './middleware/metrics';
-import { errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit, requireBody } from './middleware/errors';
+import { errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit, requireBody, verifyUtf8 } from './middleware/errors';
 import { requireKey } from './middleware/auth';
 import type { KeyLimiter } from './limits/key-limits';
 import { setRateLimitHeaders } from './calls/ports';
@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(optionsNotFound);
   // JSON bodies whatever the content type says (curl -d sends form encoding); 32 MB limit.
   // A body declared over the limit is refused before a byte of it is read (body-parser would read it all first).
-  const json = [refuseDeclaredOverLimit(deps.bodyLimitBytes), express.json({ limit: deps.bodyLimitBytes, type: () => true, strict: false })];
+  const json = [refuseDeclaredOverLimit(deps.bodyLimitBytes), express.json({ limit: deps.bodyLimitBytes, type: () => true, strict: false, verify: verifyUtf8 })];
 
   // Pages people look at (the status document's `web` component).
   app.get('/status', webMeasurements(deps.status.recorder), deps.ipLimit, handle(statusPageHandler(deps.status.service)));
@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.get('/public/free-tier', freeTierHandler(deps.catalog));
   v1.get('/public/plan', planHandler(deps.catalog));
   // Spec (POST /v1/public/analyze): bodies over 1 MB are 413.
-  const analyzerJson = [refuseDeclaredOverLimit(ANALYZER_BODY_LIMIT_BYTES), express.json({ limit: ANALYZER_BODY_LIMIT_BYTES, type: () => true, strict: false })];
+  const analyzerJson = [refuseDeclaredOverLimit(ANALYZER_BODY_LIMIT_BYTES), express.json({ limit: ANALYZER_BODY_LIMIT_BYTES, type: () => true, strict: false, verify: verifyUtf8 })];
   v1.post('/public/analyze', analyzerJson, handle(analyzeHandler(deps.analyzer)));
   v1.use(requireKey(deps.keyCache, deps.lookupKey, deps.chat.keyLimiter));
   v1.get('/models', handle(listModelsHandler(deps.catalog, deps.standing)));

@@ -75,7 +75,8 @@ export function bucketState(capacity: number, tokens: unknown, lagMs: unknown): 
 
 /** Whole tokens left (the `remaining` header). */
 export function remainingOf(bucket: BucketState): number {
-  return Math.max(0, Math.floor(bucket.tokens + slack(bucket.capacity)));
+  // The slack absorbs float drift in the refill; remaining never reads above the limit.
+  return Math.min(bucket.capacity, Math.max(0, Math.floor(bucket.tokens + slack(bucket.capacity))));
 }
 
 /** Time until the bucket is full again (the `reset` header). */

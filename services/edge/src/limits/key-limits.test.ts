@@ -68,3 +68,12 @@ describe('key limiter when the store fails', () => {
     expect(String(logger.warn.mock.calls[0][1].err)).toMatch(/did not answer within 20ms/);
   });
 });
+
+describe('remainingOf (the remaining headers)', () => {
+  it('never reads above the limit, whatever float drift the refill leaves (a 1,000,000,000-token bucket)', () => {
+    const { remainingOf, bucketState } = require('./bucket') as typeof import('./bucket');
+    expect(remainingOf(bucketState(1_000_000_000, 1_000_000_000.4, 0))).toBe(1_000_000_000);
+    expect(remainingOf(bucketState(600, 599.9999999, 0))).toBe(600);
+    expect(remainingOf(bucketState(600, -3, 0))).toBe(0);
+  });
+});

@@ -6,7 +6,7 @@ import { ServiceError } from '@svc/errors';
 import { VendorError } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
 import { requestId } from './request-id';
-import { clientErrorHandler, connectRefusal, errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit } from './errors';
+import { clientErrorHandler, connectRefusal, errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit, verifyUtf8 } from './errors';
 
 const logger = { error: jest.fn(), warn: jest.fn(), info: jest.fn() };
 
@@ -15,7 +15,7 @@ function app() {
   application.use(requestId);
   application.use(hostRequired);
   application.use(optionsNotFound);
-  application.post('/v1/echo', express.json({ type: () => true, strict: false }), (req, res) => void res.json(req.body));
+  application.post('/v1/echo', express.json({ type: () => true, strict: false, verify: verifyUtf8 }), (req, res) => void res.json(req.body));
   application.post('/v1/limited-idle', refuseDeclaredOverLimit(1000, 200), (_req, res) => void res.json({ reached: true }));
   application.post('/v1/limited', refuseDeclaredOverLimit(1000), express.json({ limit: 1000, type: () => true, strict: false }), (req, res) => void res.json(req.body));
   application.get('/v1/models/*id', (_req, res) => void res.json({ ok: true }));
@@ -51,6 +51,15 @@ describe('errors before a handler, in the envelope', () => {
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe('invalid_json');
     expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+
+  it('a body that is not valid UTF-8 is 400 invalid_json, not decoded with U+FFFD in place of its bytes', async () => {
+    const body = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xe9]), Buffer.from(' end"}')]);
+    const refused = await fetch(`${base}/v1/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatchObject({ code: 'invalid_json', message: 'The request body is not valid UTF-8 (JSON is UTF-8).' });
+    const fine = await fetch(`${base}/v1/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'café 日本' }) });
+    expect(await fine.json()).toEqual({ text: 'café 日本' });
   });
 
   it('an unknown content encoding is 400 invalid_json', async () => {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
@@ -18,6 +19,7 @@ function fromRequestError(error: { type?: string; status?: number; statusCode?: 
   if (error.type === 'entity.parse.failed' || error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
     return new ServiceError('invalid_json', 'The request body is not valid JSON.');
   }
+  if (error.type === 'entity.verify.failed') return new ServiceError('invalid_json', 'The request body is not valid UTF-8 (JSON is UTF-8).');
   if (error.type === 'request.aborted' || error.type === 'request.size.invalid' || error.type === 'stream.encoding.set') {
     return new ServiceError('invalid_json', 'The request body could not be read.');
   }
@@ -26,6 +28,18 @@ function fromRequestError(error: { type?: string; status?: number; statusCode?: 
   const status = error.status ?? error.statusCode;
   if (error.expose === true && typeof status === 'number' && status >= 400 && status < 500) return new ServiceError('invalid_json', 'The request body could not be read.');
   return undefined;
+}
+
+/**
+ * body-parser's `verify` for JSON bodies: bytes that are not UTF-8 make the body not JSON (RFC
+ * 8259 §8.1), so they are refused (400 invalid_json) rather than decoded with U+FFFD in their place
+ * and stored or sent on, damaged (files refuse them the same way).
+ */
+export function verifyUtf8(req: { headers: Record<string, string | string[] | undefined> }, _res: unknown, body: Buffer): void {
+  // A body declared in another charset body-parser decodes (UTF-16, UTF-32) is that charset's.
+  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(String(req.headers['content-type'] ?? ''))?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return;
+  if (!isUtf8(body)) throw new Error('the request body is not valid UTF-8');
 }
 
 /** Where a failure happened, without the raw path (which may carry anything a client sent). */
