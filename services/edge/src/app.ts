@@ -4,7 +4,7 @@ import type { Catalog } from '@svc/catalog';
 import type { KeyRecord__Output } from '@svc/protos';
 import { requestId } from './middleware/request-id';
 import { httpMetrics } from './middleware/metrics';
-import { errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit, requireBody, verifyUtf8 } from './middleware/errors';
+import { bodyReadIdle, errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit, requireBody, verifyUtf8 } from './middleware/errors';
 import { requireKey } from './middleware/auth';
 import type { KeyLimiter } from './limits/key-limits';
 import { setRateLimitHeaders } from './calls/ports';
@@ -90,6 +90,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(hostRequired);
   app.use(httpMetrics);
   app.use(optionsNotFound);
+  app.use(bodyReadIdle());
   // JSON bodies whatever the content type says (curl -d sends form encoding); 32 MB limit.
   // A body declared over the limit is refused before a byte of it is read (body-parser would read it all first).
   const json = [refuseDeclaredOverLimit(deps.bodyLimitBytes), express.json({ limit: deps.bodyLimitBytes, type: () => true, strict: false, verify: verifyUtf8 })];

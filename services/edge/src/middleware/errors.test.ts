@@ -6,7 +6,7 @@ import { ServiceError } from '@svc/errors';
 import { VendorError } from '@svc/vendors';
 import type { Logger } from '@svc/logger';
 import { requestId } from './request-id';
-import { clientErrorHandler, connectRefusal, errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit, verifyUtf8 } from './errors';
+import { bodyReadIdle, clientErrorHandler, connectRefusal, errorHandler, hostRequired, notFound, optionsNotFound, refuseDeclaredOverLimit, verifyUtf8 } from './errors';
 
 const logger = { error: jest.fn(), warn: jest.fn(), info: jest.fn() };
 
@@ -15,6 +15,7 @@ function app() {
   application.use(requestId);
   application.use(hostRequired);
   application.use(optionsNotFound);
+  application.use(bodyReadIdle(300));
   application.post('/v1/echo', express.json({ type: () => true, strict: false, verify: verifyUtf8 }), (req, res) => void res.json(req.body));
   application.post('/v1/limited-idle', refuseDeclaredOverLimit(1000, 200), (_req, res) => void res.json({ reached: true }));
   application.post('/v1/limited', refuseDeclaredOverLimit(1000), express.json({ limit: 1000, type: () => true, strict: false }), (req, res) => void res.json(req.body));
@@ -26,6 +27,7 @@ function app() {
     throw new ServiceError('billing_unavailable', 'Billing is temporarily unavailable. Please retry.');
   });
   application.get('/v1/slow-answer', (_req, res) => void setTimeout(() => res.json({ answered: true }), 100));
+  application.post('/v1/slow-echo', express.json({ type: () => true }), (req, res) => void setTimeout(() => res.json(req.body), 600));
   // A call cancelled because its client left (the pipeline's VendorError 'aborted').
   application.get('/v1/slow', (_req, res, next) => void res.once('close', () => next(new VendorError('aborted', 'call aborted'))));
   application.use(notFound);
@@ -138,6 +140,23 @@ describe('malformed HTTP', () => {
     expect(response.status).toBe(413);
     expect(response.headers.get('connection')).toBe('close');
     expect((await response.json()).error.code).toBe('payload_too_large');
+  });
+
+  it('a body that stops arriving closes its connection after the idle allowance (300 ms here, 60 s as deployed); a body that arrived leaves no timeout behind', async () => {
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const closed = new Promise<string>((resolve) => {
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', () => undefined);
+    });
+    const started = Date.now();
+    socket.write('POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+    expect(await closed).toBe('');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    // Once the body has arrived, an answer slower than the idle allowance is not cut.
+    const slow = await fetch(`${base}/v1/slow-echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"late":true}' });
+    expect(await slow.json()).toEqual({ late: true });
   });
 
   it('a body declared over the limit and never sent does not hold the connection', async () => {

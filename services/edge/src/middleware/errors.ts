@@ -130,6 +130,31 @@ export function refuseDeclaredOverLimit(limitBytes: number, idleMs = REFUSED_BOD
   };
 }
 
+/** How long a request body may go without a byte while it is being read. */
+export const BODY_IDLE_MS = 60_000;
+
+/**
+ * A request whose body stops arriving does not hold its connection for ever: while the body is
+ * being read, `idleMs` without a byte closes the connection (there is no one to answer — the
+ * client is not sending). Once the body has arrived the socket has no timeout again, so a long
+ * call (up to 600 s of vendor time) is never cut by it.
+ */
+export function bodyReadIdle(idleMs = BODY_IDLE_MS) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const length = req.headers['content-length'];
+    const hasBody = length === undefined ? req.headers['transfer-encoding'] !== undefined : Number(length) > 0;
+    if (!hasBody || req.readableEnded) {
+      next();
+      return;
+    }
+    req.socket.setTimeout(idleMs, () => req.socket.destroy());
+    const clear = () => req.socket.setTimeout(0);
+    req.once('end', clear);
+    req.once('close', clear);
+    next();
+  };
+}
+
 /**
  * A call's body must be a JSON document: an empty one (no bytes) is 400 invalid_json, not `{}`
  * (body-parser's reading). The routes whose body the spec lets be empty (POST /v1/conversations)
