@@ -123,6 +123,17 @@ describe('malformed HTTP', () => {
       socket.write(payload);
     });
 
+  /** What the server sent on a raw connection before it closed it. */
+  const untilClosed = (payload: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', () => undefined);
+      socket.write(payload);
+    });
+
   it.each([
     ['bad header bytes', 'GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n'],
     ['Content-Length with Transfer-Encoding', 'POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
@@ -143,16 +154,8 @@ describe('malformed HTTP', () => {
   });
 
   it('a body that stops arriving closes its connection after the idle allowance (300 ms here, 60 s as deployed); a body that arrived leaves no timeout behind', async () => {
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-    const closed = new Promise<string>((resolve) => {
-      let answer = '';
-      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-      socket.on('close', () => resolve(answer));
-      socket.on('error', () => undefined);
-    });
     const started = Date.now();
-    socket.write('POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
-    expect(await closed).toBe('');
+    expect(await untilClosed('POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')).toBe('');
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     // Once the body has arrived, an answer slower than the idle allowance is not cut.
     const slow = await fetch(`${base}/v1/slow-echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"late":true}' });
@@ -160,17 +163,9 @@ describe('malformed HTTP', () => {
   });
 
   it('a body declared over the limit and never sent does not hold the connection', async () => {
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-    const closed = new Promise<string>((resolve) => {
-      let answer = '';
-      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-      socket.on('close', () => resolve(answer));
-      socket.on('error', () => undefined);
-    });
     const started = Date.now();
-    socket.write('POST /v1/limited-idle HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40000\r\n\r\n{"a":');
     // Closed after the idle allowance (200 ms here, 10 s as deployed), without an answer and without reaching the handler.
-    expect(await closed).toBe('');
+    expect(await untilClosed('POST /v1/limited-idle HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40000\r\n\r\n{"a":')).toBe('');
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
   });
 
