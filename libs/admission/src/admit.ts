@@ -195,16 +195,6 @@ export function quotaHeaders(keyLimit: number, keySpent: number, memberLimit: nu
  * Spec (Limits): x-svc-plan free and the Free day headers on every Free call and refusal; there
  * x-ratelimit-*-requests is the Free minute window (20), which replaces the key's own bucket.
  */
-/**
- * The Free-plan headers of an organization on the Free limits, read without moving anything (a
- * refusal before admission ran carries them too: the Free minute and day, not the key's bucket).
- */
-export async function readFreeHeaders(redis: { mget(...keys: string[]): Promise<Array<string | null>> }, organizationId: string, nowMs: number): Promise<Record<string, string>> {
-  const { keys } = counterPlan({ organizationId, keyId: '', memberId: '', spendPeriod: '' }, nowMs);
-  const [day, heldRequests, minute] = await redis.mget(keys.freeDay, keys.freeHeldRequests, keys.freeMinute);
-  return freeHeaders(Number(day ?? 0) + Number(heldRequests ?? 0), Number(minute ?? 0), nowMs);
-}
-
 export function freeHeaders(dayUsed: number, minuteUsed: number, nowMs: number): Record<string, string> {
   const dayEnd = (Math.floor(nowMs / 86_400_000) + 1) * 86_400_000;
   return {
@@ -216,4 +206,14 @@ export function freeHeaders(dayUsed: number, minuteUsed: number, nowMs: number):
     'x-ratelimit-remaining-requests': String(Math.max(0, FREE_LIMITS.requestsPerMinute - minuteUsed)),
     'x-ratelimit-reset-requests': formatDuration(minuteUsed === 0 ? 0 : MINUTE_MS - (nowMs % MINUTE_MS)),
   };
+}
+
+/**
+ * The Free-plan headers of an organization on the Free limits, read without moving anything (a
+ * refusal before admission ran carries them too: the Free minute and day, not the key's bucket).
+ */
+export async function readFreeHeaders(redis: { mget(...keys: string[]): Promise<Array<string | null>> }, organizationId: string, nowMs: number): Promise<Record<string, string>> {
+  const { keys } = counterPlan({ organizationId, keyId: '', memberId: '', spendPeriod: '' }, nowMs);
+  const [day, heldRequests, minute] = await redis.mget(keys.freeDay, keys.freeHeldRequests, keys.freeMinute);
+  return freeHeaders(Number(day ?? 0) + Number(heldRequests ?? 0), Number(minute ?? 0), nowMs);
 }
