@@ -78,6 +78,33 @@ describe('chaos: workers SIGKILLed with background responses in flight', () => {
     expect(rows).toHaveLength(RESPONSES);
     expect(billedTwice).toBe(0);
   });
+
+  it('a worker given SIGTERM finishes the turn it is running before it exits, rather than handing it to another worker to run again', async () => {
+    const organization = chaos.newOrganization();
+    const auth = { authorization: `Bearer ${organization.apiKey}` };
+    const created = await fetch(`${chaos.baseUrl}/responses`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-sim-fault': 'hang:2500' }, body: JSON.stringify({ background: true, model: MODEL, input: 'Finish me before you go.' }) });
+    const { id } = (await created.json()) as { id: string };
+    await sleep(800);
+    const worker = chaos.fleet.processOf('workers')!;
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => worker.once('exit', (code) => resolve({ code, at: Date.now() })));
+    worker.kill('SIGTERM');
+    const exit = await exited;
+    expect(exit.code).toBe(0);
+    let status = 'queued';
+    for (let i = 0; i < 60 && status === 'queued'; i += 1) {
+      status = ((await (await fetch(`${chaos.baseUrl}/responses/${id}`, { headers: auth })).json()) as { status: string }).status;
+      if (status === 'queued') await sleep(250);
+    }
+    expect(status).toBe('completed');
+    // Answered (and billed, once) by the worker that was stopping, before it exited.
+    let rows: Array<{ occurred_at: Date }> = [];
+    for (let i = 0; i < 50 && rows.length === 0; i += 1) {
+      rows = (await chaos.db.query<{ occurred_at: Date }>('SELECT occurred_at FROM billing.ledger_entry WHERE call_id = $1', [`call_${id.slice(5)}`])).rows;
+      if (rows.length === 0) await sleep(200);
+    }
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.occurred_at.getTime()).toBeLessThanOrEqual(exit.at);
+  });
 });
 
 describe('chaos: workers SIGKILLed with batch-bound responses in the vendor-batch pool', () => {

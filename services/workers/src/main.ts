@@ -1,7 +1,7 @@
 import './instrumentation';
 import { createServer, type Server } from 'node:http';
 import { createLogger, throttledWarning } from '@svc/logger';
-import { createAmqpClient, isConnectionError } from '@svc/amqp';
+import { createAmqpClient, isConnectionError, type ManagedConsumer } from '@svc/amqp';
 import { BATCH_CANCEL_CHANNEL, RESPONSE_CANCEL_CHANNEL, batchLineRun, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
 import { createRedis } from '@svc/redis';
 import { createBatchClient, createConversationsClient, createUsageOutbox, createUsageSink, type DurableUsageSink } from '@svc/backends';
@@ -47,8 +47,9 @@ async function main(): Promise<void> {
   // Queues this replica consumes: WORKER_QUEUES, or every queue when it is empty.
   const queues = config.WORKER_QUEUES.split(',').map((queue) => queue.trim()).filter(Boolean);
   const consumes = (queue: string) => queues.length === 0 || queues.includes(queue);
+  const consumers: ManagedConsumer[] = [];
   if (consumes(conversationCompact.name)) {
-    amqp.consume(conversationCompact, compactionHandler({ calls, conversations, redis, logger }), { logger, prefetch: 4, handlerTimeoutMs: 5 * 60_000, describe: (job) => ({ job_id: job.job_id, conversation_id: job.conversation_id }) });
+    consumers.push(amqp.consume(conversationCompact, compactionHandler({ calls, conversations, redis, logger }), { logger, prefetch: 4, handlerTimeoutMs: 5 * 60_000, describe: (job) => ({ job_id: job.job_id, conversation_id: job.conversation_id }) }));
   }
   // Background responses: a flex attempt may take 900 s, so a turn may run for up to about 20 minutes.
   const running = new RunningTurns();
@@ -68,14 +69,14 @@ async function main(): Promise<void> {
     });
   }
   if (consumes(responseRun.name)) {
-    amqp.consume(responseRun, responseRunHandler({ calls, conversations, running, logger }), {
+    consumers.push(amqp.consume(responseRun, responseRunHandler({ calls, conversations, running, logger }), {
       logger,
       // Turns wait on the vendor most of the time: many in flight per worker (RESPONSE_RUN_PREFETCH).
       prefetch: config.RESPONSE_RUN_PREFETCH,
       handlerTimeoutMs: 20 * 60_000,
       isOutage: (error) => isResponseRunOutage(error, isConnectionError),
       describe: (job) => ({ response_id: job.response_id, organization_id: job.organization_id }),
-    });
+    }));
   }
   // The vendor-batch pool of batch-bound background responses (state in Postgres: any replica flushes and polls).
   let pool: ResponsePool | undefined;
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
   }
   // Batches: validation and start (batch.start), then the lines in chunks (batch.line.run).
   if (consumes(batchStart.name)) {
-    amqp.consume(
+    consumers.push(amqp.consume(
       batchStart,
       batchStartHandler({
         batches,
@@ -102,10 +103,10 @@ async function main(): Promise<void> {
         chunkLines: config.BATCH_CHUNK_LINES,
       }),
       { logger, prefetch: 2, handlerTimeoutMs: 30 * 60_000, isOutage: (error) => isBatchOutage(error, isConnectionError), describe: (job) => ({ batch_id: job.batch_id, organization_id: job.organization_id }) },
-    );
+    ));
   }
   if (consumes(batchLineRun.name)) {
-    amqp.consume(
+    consumers.push(amqp.consume(
       batchLineRun,
       batchLinesHandler({
         calls,
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
         running: runningBatches,
       }),
       { logger, prefetch: config.BATCH_CHUNK_PREFETCH, handlerTimeoutMs: 30 * 60_000, isOutage: (error) => isBatchOutage(error, isConnectionError), describe: (job) => ({ batch_id: job.batch_id, organization_id: job.organization_id, lines: job.lines.length }) },
-    );
+    ));
   }
   const health: Server = createServer((req, res) => {
     const ok = req.url === '/healthz' || (req.url === '/readyz' && ready && amqp.isReady());
@@ -128,6 +129,23 @@ async function main(): Promise<void> {
   logger.info('listening', { port: config.WORKERS_HEALTH_PORT, queues: config.WORKER_QUEUES.split(',').filter(Boolean) });
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     { name: 'not ready', run: async () => void (ready = false) },
+    {
+      // Jobs running now are finished where the grace period allows (a background turn or a batch
+      // chunk cut here would run again on another worker), keeping the end of it for publishing
+      // their usage; what is still running then is handed back to RabbitMQ when it closes.
+      name: 'stop taking jobs; finish the running ones',
+      run: async () => {
+        await Promise.all(consumers.map((consumer) => consumer.cancel().catch(() => undefined)));
+        const reserveMs = Math.min(SHUTDOWN_USAGE_RESERVE_MS, Math.floor(config.SHUTDOWN_GRACE_MS / 4));
+        let timer: NodeJS.Timeout | undefined;
+        const finished = await Promise.race([
+          Promise.all(consumers.map((consumer) => consumer.drain())).then(() => true),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS - reserveMs))),
+        ]);
+        clearTimeout(timer);
+        if (!finished) logger.warn('shutdown: jobs still running are handed back to RabbitMQ for another worker', { reserve_ms: reserveMs });
+      },
+    },
     { name: 'response pool', run: async () => pool?.stop() },
     { name: 'usage records held in memory', run: async () => usage?.close() },
     { name: 'calls', run: async () => {
@@ -142,5 +160,8 @@ async function main(): Promise<void> {
     { name: 'telemetry', run: () => stopTelemetry() },
   ]);
 }
+
+/** Of the shutdown grace, what is kept for publishing the usage of finished jobs and closing down. */
+const SHUTDOWN_USAGE_RESERVE_MS = 5_000;
 
 run('workers', main);
