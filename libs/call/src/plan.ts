@@ -55,7 +55,7 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
     // Spec (Authentication 8): a named model whose vendor has the organization's own key is
     // served on own keys only (fallbacks too), so it is not refused for missing credit.
     const byokNamed = Boolean(named && (key.byok_vendors ?? []).includes(named.vendor));
-    const query = routeQuery(input, caller, inputTokens, auto, policy, decisionModel);
+    const query = routeQuery(input, caller, auto, policy, decisionModel);
     // Admission's input_tokens only meets the Free plan's limit: a Free-plan key's is counted with
     // the tokenizer (the limit is in tokens); others keep the estimate (a paid organization is on
     // the Free limits only at zero balance, and no paid call pays for encoding its prompt).
@@ -126,7 +126,7 @@ export function pendingImages(deps: Pick<CallDeps, 'images'>, input: ChatRequest
   return deps.images.resolveImages(input, signal);
 }
 
-export function routeQuery(input: ChatRequestInput, caller: Caller, inputTokens: number, auto: boolean, policy: CallPolicy, decisionModel = false): RouteQuery {
+export function routeQuery(input: ChatRequestInput, caller: Caller, auto: boolean, policy: CallPolicy, decisionModel = false): RouteQuery {
   const { key } = caller;
   return {
     organization_id: key.organization_id,
@@ -135,7 +135,7 @@ export function routeQuery(input: ChatRequestInput, caller: Caller, inputTokens:
     access: { account_disabled: key.account_disabled_models ?? [], organization_disabled: key.organization_disabled_models ?? [], project_disabled: key.project_disabled_models ?? [], key_allowed: key.allowed_models ?? [] },
     vendors: input.svc.vendors ?? [],
     // The decision model's refusals of tools and images name the field the decision rules name (decision/questions.ts).
-    needs: { tools: !decisionModel && Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: !decisionModel && input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: Math.max(inputTokens, estimateContextTokens(input)) },
+    needs: { tools: !decisionModel && Boolean(input.tools?.length) && input.toolChoice !== 'none', vision: !decisionModel && input.needsVision, json_schema: input.responseFormat?.type === 'json_schema', input_tokens: estimateContextTokens(input) },
     fallback: input.svc.fallback ?? key.fallback_policy,
     session_id: input.svc.sessionId ?? '',
     system_prompt: routeText(input.system ?? ''),

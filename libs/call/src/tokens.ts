@@ -81,6 +81,11 @@ export function estimateContextTokens(request: { system?: string; messages: read
   let ascii = 0;
   let other = 0;
   const count = (text: string) => {
+    // Most text is all ASCII: one native scan decides, and only other text is walked.
+    if (!NON_ASCII.test(text)) {
+      ascii += text.length;
+      return;
+    }
     for (let index = 0; index < text.length; index += 1) {
       if (text.charCodeAt(index) < 0x80) ascii += 1;
       else other += 1;
@@ -92,6 +97,8 @@ export function estimateContextTokens(request: { system?: string; messages: read
   for (const image of request.images) if (!image.decoded) imageCharacters += IMAGE_CHARACTERS;
   return other + tokensForCharacters(ascii + imageCharacters);
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Input tokens of an embeddings request. */
 export function estimateEmbeddingTokens(inputs: readonly string[]): number {

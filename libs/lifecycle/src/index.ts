@@ -43,6 +43,18 @@ export function onShutdown(logger: Logger, graceMs: number, steps: ShutdownStep[
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** Of a shutdown grace, what is kept after draining in-flight work: publishing what it owes and closing down. */
+const SHUTDOWN_RESERVE_MS = 5_000;
+
+/**
+ * How long a drain of in-flight work (calls, jobs) may take within a shutdown grace of `graceMs`:
+ * all of it but a reserve (5 s, at most a quarter of it), so work cut at its end still publishes
+ * its usage before the process exits.
+ */
+export function drainBudgetMs(graceMs: number): number {
+  return graceMs - Math.min(SHUTDOWN_RESERVE_MS, Math.floor(graceMs / 4));
+}
+
 /** Runs a service's main(); a failure at start prints one line and exits 1. */
 export function run(service: string, main: () => Promise<void>, logger?: Logger): void {
   main().catch((error: Error) => {

@@ -7,7 +7,7 @@ import { createRedis } from '@svc/redis';
 import { createAmqpClient } from '@svc/amqp';
 import { forwardedSimulatorHeaders } from './calls/ports';
 import { BATCH_CANCEL_CHANNEL, CONVERSATION_CHANGES_CHANNEL, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
-import { onShutdown, run } from '@svc/lifecycle';
+import { drainBudgetMs, onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createApp } from './app';
@@ -178,11 +178,10 @@ async function main(): Promise<void> {
           // Calls still running near the end of the grace period are cut while there is time left
           // to publish what they owe (a stream the client was sent part of is billed for it) and to
           // flush usage records held in memory — rather than the process exiting under them.
-          const reserveMs = Math.min(SHUTDOWN_USAGE_RESERVE_MS, Math.floor(config.SHUTDOWN_GRACE_MS / 4));
           const cut = setTimeout(() => {
-            logger.warn('shutdown: cutting calls still running so that their usage is published before exit', { reserve_ms: reserveMs });
+            logger.warn('shutdown: cutting calls still running so that their usage is published before exit');
             server.closeAllConnections();
-          }, config.SHUTDOWN_GRACE_MS - reserveMs);
+          }, drainBudgetMs(config.SHUTDOWN_GRACE_MS));
           server.close(() => {
             clearInterval(sweep);
             clearTimeout(cut);
@@ -206,8 +205,6 @@ async function main(): Promise<void> {
   ]);
 }
 
-/** Of the shutdown grace, what is kept for publishing the usage of cut calls and flushing held records. */
-const SHUTDOWN_USAGE_RESERVE_MS = 5_000;
 /** How long a call cut at shutdown is given to publish its usage once its socket closed. */
 const SHUTDOWN_SETTLE_MS = 250;
 

@@ -10,7 +10,7 @@ import { LineUsageCapture, RunningBatches, batchLinesHandler, batchStartHandler,
 import { compactionHandler } from './jobs/compact';
 import { RunningTurns, isResponseRunOutage, responseRunHandler } from './jobs/respond';
 import { POOL_QUEUE, ResponsePool } from './jobs/pool';
-import { onShutdown, run } from '@svc/lifecycle';
+import { drainBudgetMs, onShutdown, run, withTimeout } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
 import { createWorkerCalls } from './calls/worker-calls';
@@ -136,14 +136,9 @@ async function main(): Promise<void> {
       name: 'stop taking jobs; finish the running ones',
       run: async () => {
         await Promise.all(consumers.map((consumer) => consumer.cancel().catch(() => undefined)));
-        const reserveMs = Math.min(SHUTDOWN_USAGE_RESERVE_MS, Math.floor(config.SHUTDOWN_GRACE_MS / 4));
-        let timer: NodeJS.Timeout | undefined;
-        const finished = await Promise.race([
-          Promise.all(consumers.map((consumer) => consumer.drain())).then(() => true),
-          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS - reserveMs))),
-        ]);
-        clearTimeout(timer);
-        if (!finished) logger.warn('shutdown: jobs still running are handed back to RabbitMQ for another worker', { reserve_ms: reserveMs });
+        await withTimeout(Promise.all(consumers.map((consumer) => consumer.drain())), drainBudgetMs(config.SHUTDOWN_GRACE_MS)).catch(() =>
+          logger.warn('shutdown: jobs still running are handed back to RabbitMQ for another worker'),
+        );
       },
     },
     { name: 'response pool', run: async () => pool?.stop() },
@@ -160,8 +155,5 @@ async function main(): Promise<void> {
     { name: 'telemetry', run: () => stopTelemetry() },
   ]);
 }
-
-/** Of the shutdown grace, what is kept for publishing the usage of finished jobs and closing down. */
-const SHUTDOWN_USAGE_RESERVE_MS = 5_000;
 
 run('workers', main);

@@ -136,7 +136,7 @@ export interface BatchLinePlan {
  */
 export async function prepareBatchLine(deps: CallDeps, input: ChatRequestInput, caller: Caller, policy: CallPolicy): Promise<BatchLinePlan> {
   const { key } = caller;
-  const query = routeQuery(input, caller, estimateInputTokens(input), false, policy);
+  const query = routeQuery(input, caller, false, policy);
   const route = routeNamed(deps.catalog, { ...query, free_plan: false });
   const model = deps.catalog.chatModel(route.candidates[0]?.model ?? input.model);
   if (!model) throw new ServiceError('model_not_found', `The model '${input.model}' does not exist or you do not have access to it.`, { param: 'model' });
@@ -169,7 +169,7 @@ export async function batchLineOutcome(deps: CallDeps, input: ChatRequestInput, 
   // answer is billed whatever the balance became meanwhile (the vendor already did the work).
   const admission: CallAdmission = { callId, free: false, reason: '', headers: {}, reservedMicros: 0, baselineModel: '', baselineCalls: 0 };
   const inputTokens = estimateInputTokens(input);
-  const plan: CallPlan = { callId, completionId, auto: false, inputTokens, route: line.route, admission, byokNamed: line.byok, ledger, query: routeQuery(input, caller, inputTokens, false, policy) };
+  const plan: CallPlan = { callId, completionId, auto: false, inputTokens, route: line.route, admission, byokNamed: line.byok, ledger, query: routeQuery(input, caller, false, policy) };
   const attempt: Attempt = { model: line.model, provider: line.provider, prepared: line.prepared, attempts: 1, byok: line.byok, hiddenTool: false, tier: 'batch' };
   const context: OutcomeContext = { deps, input, caller, policy, plan, route: line.route };
   const noAnswer = noAnswerOf(result.finishReason, result.content, result.toolCalls.length, result.usage, line.prepared.request.maxTokens);

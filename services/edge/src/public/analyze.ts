@@ -96,7 +96,7 @@ export function analyzeHandler(deps: AnalyzerDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const body: unknown = req.body;
     // As on every POST endpoint: a body that is not a JSON object (or none) is invalid_json.
-    if (!isObject(body) || req.headers['content-length'] === '0') throw new ServiceError('invalid_json', 'The request body must be a JSON object.');
+    if (!isObject(body)) throw new ServiceError('invalid_json', 'The request body must be a JSON object.');
     if (body.request === undefined || body.request === null) throw new ServiceError('missing_parameter', "Missing required parameter: 'request'.", { param: 'request' });
     if (!isObject(body.request)) throw new ServiceError('invalid_value', "'request' must be a chat completions request body (an object).", { param: 'request' });
     const callsPerMonth = body.calls_per_month;
