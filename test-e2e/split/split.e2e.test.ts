@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { catalog, DECISION_MODEL_ID } from '@svc/catalog';
-import { listPricePico, percentOfPicoToMicros, roundPicoToMicros } from '@svc/pricing';
+import { listPriceMicros, listPricePico, percentOfPicoToMicros, roundPicoToMicros } from '@svc/pricing';
 import { fleetState, newOrganization } from '../support/fleet-state';
 import { handbook } from './source';
 
@@ -143,9 +143,16 @@ describe('split-and-route under auto', () => {
     expect(svc.split.saved_micros).toBeUndefined();
     expect(svc.split.steps.map((step: Svc) => step.role)).toEqual(roles);
     expect(svc.split.steps.every((step: Svc) => step.billed === false)).toBe(true);
-    // The whole request on the routed model: every prompt token, billed at its list price alone.
+    // The whole request on the routed model: every prompt token, billed at its list price alone
+    // (with the vendor's prompt cache where the routed model has one: these tests send one source).
     expect(completion.usage!.prompt_tokens).toBeGreaterThan(Math.ceil(SOURCE.length / 4) * 0.9);
-    const vendor = micros(svc.model_served, completion.usage!.prompt_tokens, completion.usage!.completion_tokens);
+    const vendor = listPriceMicros(catalog.chatModel(svc.model_served)!.pricing, {
+      inputTokens: completion.usage!.prompt_tokens,
+      outputTokens: completion.usage!.completion_tokens,
+      cachedTokens: svc.cache?.read_tokens ?? 0,
+      cacheWriteTokens: svc.cache?.write_tokens ?? 0,
+      cacheTtl: (svc.cache?.ttl_applied ?? '') as '5m' | '1h' | '',
+    });
     expect(svc.cost.vendor_micros).toBe(vendor);
   });
 });

@@ -3,7 +3,7 @@
 // training/build-training-set.mjs from the fetched collections) and writes data/weights.json
 // and data/eval.json. Same set + same seed → byte-identical files.
 //
-//   pnpm --filter @svc/service-router train:router [-- --seed=1337 --epochs=10 --no-cross-source]
+//   pnpm --filter @svc/service-router train:router [-- --seed=1337 --epochs=10 --no-cross-source --folds-only --dump=<file>]
 //
 // What it measures, printed and kept in data/eval.json:
 //  - cross_source: the public collections are split by repository into four folds; a model is
@@ -132,6 +132,7 @@ if (args['no-cross-source'] !== 'true') {
   const coveredPredictions = [];
   const foldInfo = [];
   const diffHeld = [];
+  const dumped = [];
   for (let fold = 0; fold < FOLDS; fold++) {
     const testGroups = groups.filter((g) => foldOf(g) === fold);
     const train = ships.filter((r) => !(REAL(r) && foldOf(r.group) === fold));
@@ -139,6 +140,10 @@ if (args['no-cross-source'] !== 'true') {
     const { model } = trainModel(train.filter((r) => !isCalibration(r)), train.filter(isCalibration), {});
     const foldPredictions = predictRows(model, test);
     predictions.push(...foldPredictions);
+    if (args.dump) {
+      const labelled = test.filter((r) => r.task_type);
+      dumped.push(...foldPredictions.map((p, i) => ({ ...p, fold, text: labelled[i].text.slice(0, 300) })));
+    }
     // Kinds of work that still have another public collection in this fold's training.
     const covered = new Set(train.filter(REAL).map((r) => r.task_type));
     coveredPredictions.push(...foldPredictions.filter((p) => covered.has(p.task_type)));
@@ -148,6 +153,8 @@ if (args['no-cross-source'] !== 'true') {
     foldInfo.push({ fold, test_collections: testGroups, train_rows: train.length, test_rows: test.length });
     log(`fold ${fold}: trained on ${train.length} rows, tested on ${test.length} rows from ${testGroups.join(', ')}`);
   }
+  // --dump=<file>: every cross-source prediction with the start of its text, for reading errors.
+  if (args.dump) writeFileSync(args.dump, dumped.map((d) => JSON.stringify(d)).join('\n') + '\n');
   const covered = score(coveredPredictions);
   cross = {
     folds: foldInfo,
@@ -183,19 +190,25 @@ difficulty.pooled_heldout = evaluateDifficulty(model, pooled.map((r) => ({ ...r,
 
 const evalOnlyScore = score(predictRows(model, evalOnly));
 
-// The chat probe (data/chat-probe.jsonl): assistant-style requests written by hand for this
-// measure only, one per line with the kind of work a person would name. Never trained on:
-// the training set may not contain any of its texts.
-const probePath = join(dataDir, 'chat-probe.jsonl');
-let chatProbe;
-if (existsSync(probePath)) {
-  const probe = readCorpus(probePath).map((r) => ({ ...r, source: 'chat-probe', turn: 'chat' }));
+// The probes, written by hand for these measures only, one request per line with the kind of
+// work a person would name; never trained on (the training set may not contain any of their texts):
+//  - data/chat-probe.jsonl: assistant-style requests;
+//  - data/paste-probe.jsonl: asks around a pasted document — 14 hand-written documents (a
+//    policy, an inventory, minutes, a log, a contract…), each with a lookup question about it
+//    and with five whole-document asks (translate, summarize, convert, rewrite, classify) above or
+//    below it. The ask decides the kind of work, not what was pasted.
+function probeScore(file, source) {
+  const probePath = join(dataDir, file);
+  if (!existsSync(probePath)) return undefined;
+  const probe = readCorpus(probePath).map((r) => ({ ...r, source, turn: 'chat' }));
   const probeTexts = new Set(probe.map((r) => textHash(r.text)));
   const leaked = rows.filter((r) => probeTexts.has(textHash(r.text)));
-  if (leaked.length) throw new Error(`${leaked.length} chat-probe texts are in the training set: the probe must stay unseen`);
+  if (leaked.length) throw new Error(`${leaked.length} ${source} texts are in the training set: the probe must stay unseen`);
   const s = score(predictRows(model, probe));
-  chatProbe = { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1, per_tag: Object.fromEntries(Object.entries(s.per_tag).map(([k, v]) => [k, { n: v.n, correct: v.correct }])), top_confusions: s.top_confusions };
+  return { n: s.n, accuracy: s.accuracy, macro_f1: s.macro_f1, per_tag: Object.fromEntries(Object.entries(s.per_tag).map(([k, v]) => [k, { n: v.n, correct: v.correct }])), top_confusions: s.top_confusions };
 }
+const chatProbe = probeScore('chat-probe.jsonl', 'chat-probe');
+const pasteProbe = probeScore('paste-probe.jsonl', 'paste-probe');
 const calibrationScore = score(predictRows(model, calibration));
 
 const report = {
@@ -208,6 +221,7 @@ const report = {
   difficulty,
   eval_only: evalOnlyScore,
   ...(chatProbe ? { chat_probe: chatProbe } : {}),
+  ...(pasteProbe ? { paste_probe: pasteProbe } : {}),
 };
 writeFileSync(evalPath, JSON.stringify(report, null, 2) + '\n');
 
@@ -228,6 +242,7 @@ for (const [scale, d] of Object.entries(difficulty)) console.log(`  ${scale.padE
 console.log(`\nevaluation-only collections: accuracy ${pct(evalOnlyScore.accuracy)} (${evalOnlyScore.n} rows), ECE ${evalOnlyScore.ece.toFixed(4)}`);
 for (const [src, s] of Object.entries(evalOnlyScore.per_source)) console.log(`  ${src.padEnd(28)} ${pct(s.accuracy).padStart(6)}  (${s.correct}/${s.n})`);
 if (chatProbe) console.log(`\nchat probe (hand-written assistant requests, never trained on): accuracy ${pct(chatProbe.accuracy)} (${chatProbe.n} rows), macro-F1 ${chatProbe.macro_f1.toFixed(3)}`);
+if (pasteProbe) console.log(`paste probe (asks around a pasted document, never trained on): accuracy ${pct(pasteProbe.accuracy)} (${pasteProbe.n} rows), macro-F1 ${pasteProbe.macro_f1.toFixed(3)}`);
 console.log(`temperature             ${calib.temperature}`);
 console.log(`weights                 ${(statSync(weightsPath).size / 1e6).toFixed(2)} MB, ${file.rows} feature rows`);
 log('done');

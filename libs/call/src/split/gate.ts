@@ -109,10 +109,28 @@ function paragraphs(text: string): Array<{ start: number; end: number }> {
 
 const ASKS = /^(please|can you|could you|what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|list|find|give|tell|explain|describe|summari[sz]e|translate|rewrite|answer|extract|using|based on|according to|given|read|from|in the|compare|identify|quote|check)\b/i;
 
+/** Text without vendor-sim's `[split:*]` test triggers, which are no part of what is asked. */
+function withoutTriggers(text: string): string {
+  return text.replace(/\[split:[a-z-]+\]/g, '');
+}
+
 /** How much a paragraph reads like the request's question or instruction (the higher, the likelier). */
 function questionScore(paragraph: string): number {
-  const text = paragraph.replace(/\[split:[a-z-]+\]/g, '').trim();
+  const text = withoutTriggers(paragraph).trim();
   return (/[?:]$/.test(text) ? 2 : 0) + (ASKS.test(text) ? 1 : 0) + (text.includes('\n') ? 0 : 1);
+}
+
+/**
+ * Verbs that ask for work on every line of a source: an excerpt cannot answer them. Read at the
+ * start of the question's sentences, so "translate the handbook" is caught and "which form does
+ * the translation team use?" is not. The classifier's whole-document kinds catch the rest; this
+ * keeps the plain cases right whatever the classifier says.
+ */
+const WHOLE_DOCUMENT_ASK = /(?:^|[.!?\n]\s*|\b(?:please|can you|could you|now)\s+)(translate|summari[sz]e|proofread|paraphrase|rewrite|reformat|convert|transcribe)\b/i;
+
+/** The whole-document verb a question opens a sentence with, or undefined. */
+export function wholeDocumentAsk(question: string): string | undefined {
+  return WHOLE_DOCUMENT_ASK.exec(withoutTriggers(question.slice(0, 4000)))?.[1].toLowerCase();
 }
 
 /**
@@ -253,6 +271,8 @@ export function splitGate(catalog: Catalog, request: SplitRequest, context: Spli
   if (tokensForCharacters(location.question.length) > settings.maxQuestionTokens) return no('not_eligible', 'the question is too long to be a question', { location, sourceTokens });
   const task = context.job?.task_type ?? '';
   if (task && settings.wholeDocumentTasks.includes(task)) return no('not_eligible', `whole-document work (${task})`, { location, sourceTokens });
+  const wholeAsk = wholeDocumentAsk(location.question);
+  if (wholeAsk) return no('not_eligible', `whole-document work (the question asks to ${wholeAsk} the source)`, { location, sourceTokens });
   const decision = catalog.chatModel(DECISION_MODEL_ID);
   const caller = context.caller ?? {};
   if (!decision || forbiddenAt(decision.id, caller.access ?? undefined)) return no('not_eligible', 'the check model is not allowed for this key', { location, sourceTokens });

@@ -1,7 +1,7 @@
 import { catalog, DECISION_MODEL_ID } from '@svc/catalog';
 import { listPricePico, roundPicoToMicros } from '@svc/pricing';
 import { parseChatRequest } from '../request/chat-request';
-import { DEFAULT_SPLIT_SETTINGS, chooseExtractor, locateSource, splitGate } from './gate';
+import { DEFAULT_SPLIT_SETTINGS, chooseExtractor, locateSource, splitGate, wholeDocumentAsk } from './gate';
 import { excerptObject, excerptText, readExtract } from './prompts';
 import { splitObject, splitSavedMicros } from './outcome';
 import { withExcerpt } from './run-split';
@@ -53,6 +53,18 @@ describe('splitGate: each reason in order', () => {
     expect(splitGate(catalog, request(), { ...context, shapeProblem: 'responses' }).reason).toBe('not_eligible');
     expect(splitGate(catalog, request(), { ...context, job: { task_type: 'summarization' } }).reason).toBe('not_eligible');
     expect(splitGate(catalog, request(), { ...context, caller: { free_plan: true } }).reason).toBe('not_eligible');
+  });
+  it('not_eligible when the question asks for work on the whole source, whatever the classifier said', () => {
+    const ask = (question: string, before = false) =>
+      parseChatRequest({ model: 'auto', messages: [{ role: 'user', content: before ? `${question}\n\n${SOURCE}` : `${SOURCE}\n\n${question}` }] }, {});
+    const extraction = { ...context, job: { task_type: 'data:extraction' } };
+    expect(splitGate(catalog, ask('Translate the following handbook into French.', true), extraction)).toMatchObject({ passes: false, reason: 'not_eligible' });
+    expect(splitGate(catalog, ask('Please summarize the above for the board.'), extraction).reason).toBe('not_eligible');
+    expect(splitGate(catalog, ask('Thanks. Now rewrite it in plain English.'), extraction).reason).toBe('not_eligible');
+    expect(wholeDocumentAsk('Can you proofread this?')).toBe('proofread');
+    // A lookup that only mentions such a word is still a lookup.
+    expect(wholeDocumentAsk('Which form does the translation team use, and who converts the invoices?')).toBeUndefined();
+    expect(splitGate(catalog, ask('Which form does the translation team use?'), extraction).passes).toBe(true);
   });
   it('below_threshold under SPLIT_MIN_SOURCE_TOKENS', () => {
     const small = parseChatRequest({ model: 'auto', messages: [{ role: 'user', content: `${SOURCE.slice(0, 8000)}\n\n${QUESTION}` }] }, {});
