@@ -49,6 +49,17 @@ describe('usage.settle consumer through dependency outages (real RabbitMQ, Postg
   let memory: InMemoryMetrics;
   let consumer: ReturnType<typeof startSettlementConsumer>;
 
+  /**
+   * The ledger row commits before the record's Redis counters move (settle.ts), and a record still
+   * unacknowledged is not counted in the queue's depth: wait for the balance, then make sure a late
+   * retry of the same batch does not move it a second time.
+   */
+  async function settledAt(organizationId: string, expected: number): Promise<void> {
+    await until(async () => (await readBalance(prisma, redis, organizationId)) === expected, `the balance to reach ${expected}`);
+    await sleep(500);
+    expect(await readBalance(prisma, redis, organizationId)).toBe(expected);
+  }
+
   async function newOrganization(label: string): Promise<string> {
     const org = await createOrganization({ prisma, redis }, { name: `consumer ${label}`, email: `consumer-${label}-${RUN}@svctest.local`, plan: 'paid', creditMicros: BigInt(CREDIT) });
     organizations.push({ organizationId: org.organization_id, accountId: org.account_id });
@@ -141,7 +152,7 @@ describe('usage.settle consumer through dependency outages (real RabbitMQ, Postg
     proxy.restore();
     await until(async () => (await inLedger(callIds)) === 3, 'the held batch to settle');
     await until(async () => (await depth(message.name)) === 0, 'an empty queue');
-    expect(await readBalance(prisma, redis, organizationId)).toBe(CREDIT - 123);
+    await settledAt(organizationId, CREDIT - 123);
     expect(await depth(`${message.name}.dead`)).toBe(0);
     // The batch that met the outage holds what had arrived within its wait (one to three of the
     // records, as the publishes fall); whatever came after it settles as an ordinary batch.
@@ -167,7 +178,7 @@ describe('usage.settle consumer through dependency outages (real RabbitMQ, Postg
     proxy.restore();
     await until(async () => (await inLedger(callIds)) === 2, 'the held batch to settle');
     await until(async () => (await depth(message.name)) === 0, 'an empty queue');
-    expect(await readBalance(prisma, redis, organizationId)).toBe(CREDIT - 15);
+    await settledAt(organizationId, CREDIT - 15);
     expect(await depth(`${message.name}.dead`)).toBe(0);
     expect(await memory.sum('svc.queue.dead_lettered')).toBe(0);
   }, 60_000);
@@ -183,7 +194,7 @@ describe('usage.settle consumer through dependency outages (real RabbitMQ, Postg
     await until(async () => (await depth(`${message.name}.dead`)) === 2, 'two dead letters');
     expect(await inLedger(good.map((record) => record.call_id))).toBe(2);
     expect(await inLedger([bad.call_id])).toBe(0);
-    expect(await readBalance(prisma, redis, organizationId)).toBe(CREDIT - 33);
+    await settledAt(organizationId, CREDIT - 33);
     expect(logger.error).toHaveBeenCalledWith('message rejected: invalid payload', expect.objectContaining({ queue: message.name }));
     expect(logger.error).toHaveBeenCalledWith('message dead-lettered', expect.objectContaining({ queue: message.name, reason: 'retries_exhausted', call_id: bad.call_id, organization_id: organizationId }));
     expect(await memory.sum('svc.queue.dead_lettered', { queue: message.name, reason: 'invalid_payload' })).toBe(1);
