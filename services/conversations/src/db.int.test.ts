@@ -44,6 +44,8 @@ describe('conversations Prisma schema matches the migrated database', () => {
       body: {},
       turnSeq: 1n,
       stream: null,
+      chainEntries: 0,
+      chainCharacters: 0n,
       createdAt: at('2025-01-01T00:00:00.000Z'),
     };
     const response = {
@@ -55,6 +57,8 @@ describe('conversations Prisma schema matches the migrated database', () => {
       background: true,
       body: { output: [{ type: 'message', content: 'hi' }], usage: { total_tokens: 12 } },
       stream: { deltas: [[2, 3]] },
+      chainEntries: 3,
+      chainCharacters: 4_000_000_000n,
       createdAt: at('2025-01-01T00:00:00.004Z'),
     };
     const item = {
@@ -103,7 +107,7 @@ describe('conversations Prisma schema matches the migrated database', () => {
       expect(withThread.items).toEqual([]);
       expect(await columns('conversation', conversation.id)).toEqual(['created_at', 'expires_at', 'id', 'last_turn_at', 'metadata', 'organization_id', 'retention_days']);
       expect(await columns('item', item.id)).toEqual(['body', 'characters', 'conversation_id', 'created_at', 'id', 'origin', 'replaces', 'response_id', 'seq', 'token_estimate', 'type']);
-      expect(await columns('response', response.id)).toEqual(['background', 'body', 'conversation_id', 'created_at', 'id', 'organization_id', 'parent_response_id', 'status', 'stream', 'turn_seq']);
+      expect(await columns('response', response.id)).toEqual(['background', 'body', 'chain_characters', 'chain_entries', 'conversation_id', 'created_at', 'id', 'organization_id', 'parent_response_id', 'status', 'stream', 'turn_seq']);
 
       // Update
       const updatedConversation = await prisma.conversation.update({ where: { id: conversation.id }, data: { metadata: {}, retentionDays: null, lastTurnAt: at('2025-06-01T00:00:00.000Z') } });

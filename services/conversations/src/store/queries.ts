@@ -108,15 +108,25 @@ export async function threadRows(db: Db, conversation: string, head: string | nu
     ORDER BY depth DESC NULLS FIRST, seq`;
 }
 
-/** Entries and characters of a thread (every stored row on it), without reading the bodies. */
+/**
+ * Entries and characters of a thread (every stored row on it), without reading it: the root's own
+ * items and the head's chain totals (response.chain_entries / chain_characters, migration
+ * 0005_thread_totals), in one statement. A head that is not a node of the conversation counts
+ * nothing.
+ */
 export async function threadTotals(db: Db, conversation: string, head: string | null): Promise<ThreadTotals> {
   const rows = await db.$queryRaw<Array<{ entries: number; characters: bigint }>>`
-    SELECT count(*)::int AS entries, COALESCE(sum(t.characters), 0)::bigint AS characters
-      FROM (${threadSql(conversation, head, P.sql`i.characters`)}) t`;
+    SELECT (count(*) + COALESCE((SELECT chain_entries FROM conversations.response WHERE id = ${head} AND conversation_id = ${conversation}), 0))::int AS entries,
+           (COALESCE(sum(i.characters), 0) + COALESCE((SELECT chain_characters FROM conversations.response WHERE id = ${head} AND conversation_id = ${conversation}), 0))::bigint AS characters
+      FROM conversations.item i WHERE i.conversation_id = ${conversation} AND i.response_id IS NULL`;
   return { entries: rows[0]!.entries, characters: Number(rows[0]!.characters) };
 }
 
-/** Stores items on one node (a response, or the root when `node` is null), in order. */
+/**
+ * Stores items on one node (a response, or the root when `node` is null), in order, and adds them
+ * to the thread totals of that response and of every response below it. Callers hold the
+ * conversation row's lock, as every write to its threads does.
+ */
 export async function insertItems(db: Db, conversation: string, node: string | null, origin: ItemOrigin, items: readonly PreparedItem[], replaces: string[] = []): Promise<void> {
   if (items.length === 0) return;
   // One multi-row INSERT: seq (the creation order) follows the order of the rows.
@@ -133,4 +143,15 @@ export async function insertItems(db: Db, conversation: string, node: string | n
       replaces,
     })),
   });
+  if (node === null) return;
+  // What the node now holds counts for every thread through it: the node and each response below it.
+  const added = items.reduce((sum, { characters }) => sum + characters, 0);
+  await db.$executeRaw`
+    WITH RECURSIVE below AS (
+      SELECT id FROM conversations.response WHERE id = ${node} AND conversation_id = ${conversation}
+      UNION ALL
+      SELECT r.id FROM conversations.response r JOIN below ON r.parent_response_id = below.id
+    )
+    UPDATE conversations.response r SET chain_entries = r.chain_entries + ${items.length}::int, chain_characters = r.chain_characters + ${added}::bigint
+      FROM below WHERE r.id = below.id`;
 }

@@ -216,7 +216,7 @@ export function storableJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'string' ? inner.replace(UNSTORABLE_TEXT, '\ufffd') : inner));
 }
 
-/** conversations.complete_turn (migration 0004_complete_turn): $1 … $17 in its parameter order. */
+/** conversations.complete_turn (migration 0004_complete_turn, replaced by 0005_thread_totals): $1 … $17 in its parameter order. */
 const completeTurnStatement = statement(
   'complete_turn',
   `SELECT conversation_found, retention_days, stored, parent_found, entries, characters, expires_at
@@ -226,7 +226,7 @@ const completeTurnStatement = statement(
 
 /**
  * A turn's writes in one statement, conversations.complete_turn: the conversation row locked
- * (unless the turn creates it), then the thread's totals from the parent up to the root read
+ * (unless the turn creates it), then the thread's totals (the parent's stored ones and the root's items) read
  * after the lock, the checks that the parent is in the conversation and that the thread stays
  * within its limits, and only when both hold the conversation (created, or its retention clock
  * restarted), the response and its items in order. On the pool it is its own transaction (one

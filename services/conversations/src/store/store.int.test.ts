@@ -4,7 +4,7 @@ import { ids } from '@svc/ids';
 import { createPrisma } from '../db';
 import type { StoredItem } from '../domain/items';
 import { addItems, createConversation, deleteConversation, getConversation, listItems, updateConversation } from './conversations';
-import type { StoreDeps } from './queries';
+import { threadTotals, type StoreDeps } from './queries';
 import { deleteResponse, getResponse } from './responses';
 import { buildHistory, completeTurn, storeCompaction, updateResponse, type CompleteTurnInput } from './turns';
 
@@ -301,6 +301,54 @@ describe('turns and threads', () => {
     for (const outcome of raced) if (outcome.status === 'rejected') expect((outcome.reason as ServiceError).code).toBe('conversation_too_large');
     expect(await prisma.item.count({ where: { conversationId: conversation } })).toBe(3999);
   }, 60_000);
+
+  it('every response keeps its thread\'s totals: items stored later on a node count for every response below it', async () => {
+    // The thread of each response, walked from it to the root: what the stored totals must equal.
+    const walked = async (conversation: string, head: string) => {
+      const [row] = await prisma.$queryRaw<Array<{ entries: number; characters: bigint }>>`
+        WITH RECURSIVE chain AS (
+          SELECT id, parent_response_id FROM conversations.response WHERE id = ${head}
+          UNION ALL
+          SELECT r.id, r.parent_response_id FROM conversations.response r JOIN chain ON r.id = chain.parent_response_id
+        )
+        SELECT count(*)::int AS entries, COALESCE(sum(i.characters), 0)::bigint AS characters FROM conversations.item i
+         WHERE i.response_id IN (SELECT id FROM chain) OR (i.conversation_id = ${conversation} AND i.response_id IS NULL)`;
+      return { entries: row!.entries, characters: Number(row!.characters) };
+    };
+    const created = await createConversation(deps, { organization_id: ORG_A, items: [{ role: 'user', content: 'seed at the root' }], organization_retention_days: 30 });
+    const conversation = created.conversation.id;
+    // Queued and failed responses are never the latest turn, so AddItems lands on r2 and must count
+    // for the queued response below it and the failed one below that; the queued one's output,
+    // stored when it completes, counts for the failed one too.
+    const r1 = await turn({ conversation, input: 'q1', answer: 'a1' });
+    const branch = await turn({ conversation, parent: r1.id, input: 'a branch', answer: 'b' });
+    const r2 = await turn({ conversation, parent: r1.id, input: 'q2', answer: 'a2' });
+    const queued = await turn({ conversation, parent: r2.id, status: 'queued', answer: null, input: 'background q' });
+    const failed = await turn({ conversation, parent: queued.id, status: 'failed', answer: null, input: 'failed q' });
+    await addItems(deps, { organization_id: ORG_A, conversation_id: conversation, items: ['added on the latest turn', 'and another'].map((content) => ({ role: 'user', content })) });
+    await updateResponse(deps, { organization_id: ORG_A, response_id: queued.id, response: responseBody(queued.id, 'the background answer', 'completed', { background: true }), organization_retention_days: 30 });
+    const below = await turn({ conversation, parent: queued.id, input: 'after the background one', answer: 'x' });
+    const before = await history({ conversation });
+    expect(before.parent_response_id).toBe(below.id);
+    await storeCompaction(deps, { organization_id: ORG_A, conversation_id: conversation, head_response_id: below.id, replaces: [before.items[1]!.id, before.items[2]!.id], summary: 'q1 and a1' });
+
+    for (const { id } of [r1, branch, r2, queued, failed, below]) {
+      const totals = await threadTotals(prisma, conversation, id);
+      expect({ id, ...totals }).toEqual({ id, ...(await walked(conversation, id)) });
+      expect((await history({ previous: id })).thread_entries).toBe(totals.entries);
+    }
+    // root 1, r1 2, r2 2, added 2, the queued turn's input and output 2, then the failed turn's input 1, or
+    // the turn after it 2 and the summary 1.
+    expect((await threadTotals(prisma, conversation, failed.id)).entries).toBe(10);
+    expect((await threadTotals(prisma, conversation, below.id)).entries).toBe(12);
+    expect((await threadTotals(prisma, conversation, branch.id)).entries).toBe(5);
+    const root = await prisma.item.aggregate({ where: { conversationId: conversation, responseId: null }, _count: true, _sum: { characters: true } });
+    expect(await threadTotals(prisma, conversation, null)).toEqual({ entries: 1, characters: root._sum.characters });
+    // A head that is not a node of the conversation counts only the root.
+    expect(await threadTotals(prisma, conversation, ids.response())).toEqual({ entries: 1, characters: root._sum.characters });
+    // A turn's limit check reads the same totals.
+    expect((await turn({ conversation, parent: below.id, input: 'next', answer: 'y' })).thread_entries).toBe((await walked(conversation, below.id)).entries + 2);
+  });
 
   it('deleting a response removes its turn and every turn after it on its threads', async () => {
     const r1 = await turn({ input: 'q1', answer: 'a1' });
