@@ -95,15 +95,17 @@ describe('conversations Prisma schema matches the migrated database', () => {
       expect(next.tokenEstimate).toBe(0);
       expect([next.origin, next.characters, next.replaces]).toEqual(['input', 0, []]);
 
-      // Read (and each table has exactly the columns the model maps)
+      // Read (and each table has exactly the columns the model maps). The item stored on the
+      // response added itself to its thread totals (trigger item_chain_totals).
       expect(await prisma.conversation.findUnique({ where: { id: conversation.id } })).toEqual(conversation);
-      expect(await prisma.response.findUnique({ where: { id: response.id } })).toEqual(createdResponse);
+      const withItem = { ...createdResponse, chainEntries: 4, chainCharacters: 4_000_000_167n };
+      expect(await prisma.response.findUnique({ where: { id: response.id } })).toEqual(withItem);
       expect(await prisma.item.findUnique({ where: { id: item.id } })).toEqual(createdItem);
       const withChildren = await prisma.conversation.findUniqueOrThrow({ where: { id: conversation.id }, include: { items: { orderBy: { seq: 'asc' } }, responses: true } });
       expect(withChildren.items.map((row) => row.id)).toEqual([item.id, next.id]);
       expect(withChildren.responses.map((row) => row.id).sort()).toEqual([response.id, parent.id].sort());
       const withThread = await prisma.response.findUniqueOrThrow({ where: { id: parent.id }, include: { children: true, items: true } });
-      expect(withThread.children).toEqual([createdResponse]);
+      expect(withThread.children).toEqual([withItem]);
       expect(withThread.items).toEqual([]);
       expect(await columns('conversation', conversation.id)).toEqual(['created_at', 'expires_at', 'id', 'last_turn_at', 'metadata', 'organization_id', 'retention_days']);
       expect(await columns('item', item.id)).toEqual(['body', 'characters', 'conversation_id', 'created_at', 'id', 'origin', 'replaces', 'response_id', 'seq', 'token_estimate', 'type']);

@@ -123,9 +123,10 @@ export async function threadTotals(db: Db, conversation: string, head: string | 
 }
 
 /**
- * Stores items on one node (a response, or the root when `node` is null), in order, and adds them
- * to the thread totals of that response and of every response below it. Callers hold the
- * conversation row's lock, as every write to its threads does.
+ * Stores items on one node (a response, or the root when `node` is null), in order. The database
+ * adds them to the thread totals of that response and of every response below it (trigger
+ * item_chain_totals, migration 0005_thread_totals); callers hold the conversation row's lock, as
+ * every write to its threads does.
  */
 export async function insertItems(db: Db, conversation: string, node: string | null, origin: ItemOrigin, items: readonly PreparedItem[], replaces: string[] = []): Promise<void> {
   if (items.length === 0) return;
@@ -143,15 +144,4 @@ export async function insertItems(db: Db, conversation: string, node: string | n
       replaces,
     })),
   });
-  if (node === null) return;
-  // What the node now holds counts for every thread through it: the node and each response below it.
-  const added = items.reduce((sum, { characters }) => sum + characters, 0);
-  await db.$executeRaw`
-    WITH RECURSIVE below AS (
-      SELECT id FROM conversations.response WHERE id = ${node} AND conversation_id = ${conversation}
-      UNION ALL
-      SELECT r.id FROM conversations.response r JOIN below ON r.parent_response_id = below.id
-    )
-    UPDATE conversations.response r SET chain_entries = r.chain_entries + ${items.length}::int, chain_characters = r.chain_characters + ${added}::bigint
-      FROM below WHERE r.id = below.id`;
 }

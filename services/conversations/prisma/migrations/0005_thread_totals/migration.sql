@@ -3,12 +3,14 @@
 --
 -- chain_entries / chain_characters: the items stored on the nodes from this response up to, but
 -- not including, the root (the root's own items are added when read: they can be stored while a
--- conversation has responses but no latest turn yet, and are shared by every thread). A turn
--- writes its response with its parent's totals plus its own items (complete_turn); items stored
--- later on an existing node (AddItems, a compaction summary, a background response's output) add
--- to that node and to every response below it (src/store/queries.ts insertItems), under the
--- conversation row's lock like every other write to its threads. Deleting a response removes its
--- subtree, which leaves the totals of every response above it as they were.
+-- conversation has responses but no latest turn yet, and are shared by every thread). A response
+-- is written with its parent's totals (complete_turn); a trigger on conversations.item adds every
+-- item stored on a response — the turn's own, and those stored later on an existing node
+-- (AddItems, a compaction summary, a background response's output) — to that response and to
+-- every response below it. Kept by the database, whichever code writes the items. Every write to
+-- a conversation's threads holds its row's lock, so the totals never race. Items are removed only
+-- with their response (its subtree goes with it) or their conversation, which leaves every total
+-- above them as it was.
 --
 -- Before this, complete_turn walked the thread from the parent to the root on every turn: 0.7 ms
 -- a turn on a 20-turn thread, 10.5 ms near the 4000-entry limit (pgbench, one client), with the
@@ -31,6 +33,40 @@ down AS (
 )
 UPDATE "conversations"."response" r SET chain_entries = down.entries, chain_characters = down.characters
   FROM down WHERE r.id = down.id;
+
+-- Items stored on responses (one statement: a turn's items, an AddItems call, a summary) add to
+-- the totals of each response that received them and of every response below it. Nearly always
+-- the node has nothing below it (a new turn, the latest turn): one row updated by its key. The
+-- walk down (a queued or failed turn that was continued, a branch) goes child by child through
+-- response_parent_response_id_idx; JIT is off because a recursive query's row estimates can pass
+-- its cost threshold and compiling costs far more than the few rows it touches.
+CREATE FUNCTION "conversations"."item_chain_totals"() RETURNS TRIGGER
+LANGUAGE plpgsql SET jit = off AS $fn$
+DECLARE
+    v_node RECORD;
+BEGIN
+    FOR v_node IN
+        SELECT n.response_id AS id, count(*)::INTEGER AS entries, COALESCE(sum(n.characters), 0)::BIGINT AS characters
+          FROM new_items n WHERE n.response_id IS NOT NULL GROUP BY n.response_id
+    LOOP
+        UPDATE conversations.response SET chain_entries = chain_entries + v_node.entries, chain_characters = chain_characters + v_node.characters
+         WHERE id = v_node.id;
+        IF EXISTS (SELECT 1 FROM conversations.response WHERE parent_response_id = v_node.id) THEN
+            WITH RECURSIVE below AS (
+                SELECT c.id FROM conversations.response c WHERE c.parent_response_id = v_node.id
+                UNION ALL
+                SELECT c.id FROM below CROSS JOIN LATERAL (SELECT r.id FROM conversations.response r WHERE r.parent_response_id = below.id OFFSET 0) c
+            )
+            UPDATE conversations.response r SET chain_entries = r.chain_entries + v_node.entries, chain_characters = r.chain_characters + v_node.characters
+              FROM below WHERE r.id = below.id;
+        END IF;
+    END LOOP;
+    RETURN NULL;
+END
+$fn$;
+
+CREATE TRIGGER "item_chain_totals" AFTER INSERT ON "conversations"."item"
+    REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION "conversations"."item_chain_totals"();
 
 CREATE OR REPLACE FUNCTION "conversations"."complete_turn"(
     p_parent TEXT,                 -- the thread head the turn continues; null = the root
@@ -100,8 +136,9 @@ BEGIN
         ELSE
             UPDATE conversations.conversation SET expires_at = v_expires, last_turn_at = p_now WHERE id = p_conversation;
         END IF;
+        -- The parent's totals; the items below add themselves (trigger item_chain_totals).
         INSERT INTO conversations.response (id, organization_id, conversation_id, parent_response_id, status, background, body, stream, chain_entries, chain_characters)
-        VALUES (p_response, p_organization, p_conversation, p_parent, p_status, p_background, p_body, p_stream, v_chain_entries + p_entries, v_chain_characters + p_characters);
+        VALUES (p_response, p_organization, p_conversation, p_parent, p_status, p_background, p_body, p_stream, v_chain_entries, v_chain_characters);
         -- In array order, so the items' seq follows it.
         INSERT INTO conversations.item (id, conversation_id, response_id, type, origin, body, characters, token_estimate)
         SELECT e.value->>'id', p_conversation, p_response, e.value->>'type', e.value->>'origin', e.value->'body', (e.value->>'characters')::INTEGER, (e.value->>'tokens')::INTEGER
