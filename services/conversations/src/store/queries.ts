@@ -111,14 +111,16 @@ export async function threadRows(db: Db, conversation: string, head: string | nu
 /**
  * Entries and characters of a thread (every stored row on it), without reading it: the root's own
  * items and the head's chain totals (response.chain_entries / chain_characters, migration
- * 0005_thread_totals), in one statement. A head that is not a node of the conversation counts
- * nothing.
+ * 0005_thread_totals), in one statement. A head that is not a node of the conversation (or none)
+ * adds nothing.
  */
 export async function threadTotals(db: Db, conversation: string, head: string | null): Promise<ThreadTotals> {
   const rows = await db.$queryRaw<Array<{ entries: number; characters: bigint }>>`
-    SELECT (count(*) + COALESCE((SELECT chain_entries FROM conversations.response WHERE id = ${head} AND conversation_id = ${conversation}), 0))::int AS entries,
-           (COALESCE(sum(i.characters), 0) + COALESCE((SELECT chain_characters FROM conversations.response WHERE id = ${head} AND conversation_id = ${conversation}), 0))::bigint AS characters
-      FROM conversations.item i WHERE i.conversation_id = ${conversation} AND i.response_id IS NULL`;
+    SELECT COALESCE(sum(t.entries), 0)::int AS entries, COALESCE(sum(t.characters), 0)::bigint AS characters FROM (
+      SELECT count(*) AS entries, sum(i.characters) AS characters FROM conversations.item i WHERE i.conversation_id = ${conversation} AND i.response_id IS NULL
+      UNION ALL
+      SELECT r.chain_entries, r.chain_characters FROM conversations.response r WHERE r.id = ${head} AND r.conversation_id = ${conversation}
+    ) t`;
   return { entries: rows[0]!.entries, characters: Number(rows[0]!.characters) };
 }
 
