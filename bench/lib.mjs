@@ -94,7 +94,7 @@ export async function bootSideBySide({ label, checkout = root, telemetry, sinkUr
     env.TRACE_SAMPLE_RATIO = extraEnv.TRACE_SAMPLE_RATIO ?? '0.1';
   }
   const serviceEnv = {};
-  if (telemetry) for (const service of SERVICE_NAMES) serviceEnv[service] = { METRICS_PORT: String(await freePort()) };
+  if (telemetry && extraEnv.METRICS_PORT !== '0') for (const service of SERVICE_NAMES) serviceEnv[service] = { METRICS_PORT: String(await freePort()) };
   const logDir = join(root, '.svc', 'logs', `bench-${tag}`);
   mkdirSync(logDir, { recursive: true });
   let fleet;

@@ -1,9 +1,9 @@
 // `npm run bench [-- name ...]`: runs the benchmarks one after another (all of them, or the named
-// ones: transport, deployed, edge-checks, fleet-overhead, billing, responses, background, public, batches; soak only when named), each in its own process. See bench/README.md.
+// ones: transport, deployed, cpu-budget, edge-checks, fleet-overhead, billing, responses, background, public, batches; soak only when named), each in its own process. See bench/README.md.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const ALL = ['transport', 'deployed', 'edge-checks', 'fleet-overhead', 'billing', 'responses', 'background', 'public', 'batches'];
+const ALL = ['transport', 'deployed', 'cpu-budget', 'edge-checks', 'fleet-overhead', 'billing', 'responses', 'background', 'public', 'batches'];
 // Named only: ten minutes long.
 const ON_REQUEST = ['soak'];
 const dir = new URL('.', import.meta.url).pathname;
