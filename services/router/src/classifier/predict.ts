@@ -132,10 +132,11 @@ function topCues(model: Model, terms: Terms, k: number): string[] {
 
 function buildReason(
   task: TaskType, runnerUp: TaskType, confidence: number, difficulty: number, stakes: 'normal' | 'high',
-  cues: string[], afterTool: boolean,
+  cues: string[], afterTool: boolean, aboutPaste = false,
 ): string {
   let s = `Looks like ${LABEL_TEXT[task]}`;
-  if (cues.length > 0) s += `: mentions ${cues.map((c) => `"${c}"`).join(' and ')}`;
+  if (cues.length > 0) s += `: ${aboutPaste ? 'the request around the pasted text mentions' : 'mentions'} ${cues.map((c) => `"${c}"`).join(' and ')}`;
+  else if (aboutPaste) s += ', from the request around the pasted text';
   if (afterTool) s += ', continuing after a tool result';
   s += `; ${DIFFICULTY_TEXT[difficulty]} (difficulty ${difficulty}), ${stakes} stakes`;
   if (confidence < UNSURE_BELOW) s += `, though it could also be ${LABEL_TEXT[runnerUp]}`;
@@ -158,7 +159,83 @@ export function difficultyScore(model: Model, input: FeatureInput, z: ArrayLike<
   return score;
 }
 
+/**
+ * A long message is often a pasted document with the request written above or below it ("Translate
+ * the following into German.", "Which rack is the RabbitMQ host in?"): the ask decides the kind of
+ * work, not what was pasted (a policy full of amounts is not math). Read on its own, the ask is a
+ * short request the model knows well. A message of at least PASTE_MIN_CHARS whose first or last
+ * paragraph (or a first line ending in ':') is at most ASK_MAX_CHARS and a third of the message at
+ * most has that paragraph classified alone; when that is confident (ASK_CONFIDENCE) it names the
+ * kind of work — a question about the pasted text is data extraction. Pasted code is the work
+ * unless the ask does something to it as text (translate, summarize, convert, rewrite, classify):
+ * otherwise the whole message's kind stands. Difficulty and stakes stay those of the whole message.
+ * Bounded like the features: only the first 1500 and the last 500 characters are searched.
+ */
+export const PASTE_MIN_CHARS = 300;
+const ASK_MAX_CHARS = 400;
+/** The same bounds as the features: the first 1500 and the last 500 characters. */
+const HEAD_WINDOW = 1500;
+const TAIL_WINDOW = 500;
+export const ASK_CONFIDENCE = 0.5;
+const PARAGRAPH_BREAK = /\n[ \t]*\n/g;
+
+/** The candidate asks around a pasted body: its first and last short paragraphs (at most two). */
+export function pastedAsks(text: string): string[] {
+  if (text.length < PASTE_MIN_CHARS) return [];
+  const asks: string[] = [];
+  const head = text.slice(0, HEAD_WINDOW);
+  PARAGRAPH_BREAK.lastIndex = 0;
+  const firstBreak = PARAGRAPH_BREAK.exec(head);
+  const firstLineEnd = head.indexOf('\n');
+  if (firstBreak && firstBreak.index <= ASK_MAX_CHARS) asks.push(head.slice(0, firstBreak.index));
+  else if (firstLineEnd > 0 && firstLineEnd <= ASK_MAX_CHARS && /[:：]\s*$/.test(head.slice(0, firstLineEnd))) asks.push(head.slice(0, firstLineEnd));
+  const tail = text.slice(-TAIL_WINDOW).replace(/\s+$/, '');
+  let lastStart = -1;
+  PARAGRAPH_BREAK.lastIndex = 0;
+  for (let match = PARAGRAPH_BREAK.exec(tail); match; match = PARAGRAPH_BREAK.exec(tail)) lastStart = match.index + match[0].length;
+  if (lastStart > 0 && tail.length - lastStart <= ASK_MAX_CHARS) asks.push(tail.slice(lastStart));
+  return asks.map((ask) => ask.trim()).filter((ask) => ask.length > 0 && ask.length * 3 <= text.length);
+}
+
+/** Kinds of work an ask does to a pasted text whatever the text is, code included. */
+const WORK_ON_TEXT = new Set<TaskType>(['translation', 'summarization', 'data:transformation', 'classification_tagging', 'content_writing']);
+
+/** What a confident ask names: a question about the pasted text is extraction from it. */
+const ASK_KIND: Partial<Record<TaskType, TaskType>> = { qa_knowledge: 'data:extraction' };
+
 export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
+  const asks = pastedAsks(input.text);
+  if (asks.length === 0) return predictText(model, input, options);
+  const whole = predictText(model, input, options);
+  let best: { ask: string; asked: Classification } | undefined;
+  for (const ask of asks) {
+    const asked = predictText(model, { ...input, text: ask }, { noReason: true, probabilities: options.probabilities });
+    if (!best || asked.confidence > best.asked.confidence) best = { ask, asked };
+  }
+  if (!best || best.asked.confidence < ASK_CONFIDENCE) return whole;
+  // Pasted code is the work unless the ask is to do something to it as text (translate it,
+  // summarize it, convert it, rewrite it, sort it): the whole message's kind stands, read with the code.
+  if (whole.taskType.startsWith('code:') && !WORK_ON_TEXT.has(best.asked.taskType as TaskType)) return whole;
+  const taskType = ASK_KIND[best.asked.taskType as TaskType] ?? (best.asked.taskType as TaskType);
+  // The reason quotes the ask's own words (the terms of its classification, run again last).
+  const asked = options.noReason
+    ? best.asked
+    : predictText(model, { ...input, text: best.ask }, { probabilities: options.probabilities, reasonFor: { task: taskType, difficulty: whole.difficulty, stakes: whole.stakes } });
+  return {
+    ...whole,
+    taskType,
+    confidence: asked.confidence,
+    reason: asked.reason,
+    ...(options.probabilities ? { probabilities: asked.probabilities } : {}),
+  };
+}
+
+interface TextOptions extends PredictOptions {
+  /** The reason of an ask that names the kind of work for a whole message (predict). */
+  reasonFor?: { task: TaskType; difficulty: 1 | 2 | 3 | 4 | 5; stakes: 'normal' | 'high' };
+}
+
+function predictText(model: Model, input: FeatureInput, options: TextOptions = {}): Classification {
   const wantReason = !options.noReason;
   extractFeatures(input, vec, wantReason ? terms : undefined);
   logits(model, vec, z);
@@ -183,9 +260,11 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     difficulty,
     stakes,
     confidence: Math.round(confidence * 1e4) / 1e4,
-    reason: wantReason
-      ? buildReason(taskType, TASK_TYPES[second], confidence, difficulty, stakes, topCues(model, terms, best), input.afterTool)
-      : '',
+    reason: !wantReason
+      ? ''
+      : options.reasonFor
+        ? buildReason(options.reasonFor.task, TASK_TYPES[second], confidence, options.reasonFor.difficulty, options.reasonFor.stakes, topCues(model, terms, best), input.afterTool, true)
+        : buildReason(taskType, TASK_TYPES[second], confidence, difficulty, stakes, topCues(model, terms, best), input.afterTool),
   };
   if (options.probabilities) {
     const probabilities: Record<string, number> = {};

@@ -1,0 +1,90 @@
+import { loadClassifier } from './index';
+import { PASTE_MIN_CHARS, pastedAsks } from './predict';
+
+const classifier = loadClassifier();
+const user = (content: string) => ({ messages: [{ role: 'user', content }] });
+
+/** A pasted document: a policy full of amounts, the kind of text the model alone reads as math. */
+const POLICY = [
+  'TRAVEL AND EXPENSE POLICY (rev. 9)',
+  '1. Scope. This policy applies to every employee and contractor travelling for the company.',
+  '2. Booking. Book flights through the portal at least 21 days ahead; economy is the default, premium economy above 7 hours.',
+  '3. Hotels. The nightly cap is 170 EUR, 230 EUR in Oslo, Geneva and Tokyo; breakfast counts towards the cap.',
+  '4. Meals. The daily allowance is 48 EUR; alcohol is never refunded.',
+  '5. Claims. File form TE-4 within 30 days with every receipt over 15 EUR attached.',
+].join('\n');
+
+const CODE = [
+  'def merge_intervals(intervals):',
+  '    intervals.sort(key=lambda pair: pair[0])',
+  '    merged = [intervals[0]]',
+  '    for start, end in intervals[1:]:',
+  '        if start <= merged[-1][1]:',
+  '            merged[-1][1] = max(merged[-1][1], end)',
+  '        else:',
+  '            merged.append([start, end])',
+  '    return merged',
+  '',
+  'def total_covered(intervals):',
+  '    return sum(end - start for start, end in merge_intervals(intervals))',
+].join('\n');
+
+describe('pastedAsks', () => {
+  it('finds the short first or last paragraph around a longer body', () => {
+    expect(pastedAsks(`Translate the following into German.\n\n${POLICY}`)).toEqual(['Translate the following into German.']);
+    expect(pastedAsks(`${POLICY}\n\nSummarize the above in three bullet points.\n`)).toEqual(['Summarize the above in three bullet points.']);
+    // A first line ending in a colon is an ask even without a blank line after it.
+    expect(pastedAsks(`Give me a short summary of this for my manager:\n${POLICY}`)).toEqual(['Give me a short summary of this for my manager:']);
+  });
+
+  it('finds nothing in a short message, one without paragraphs, or one whose paragraphs are all long', () => {
+    expect(pastedAsks('Summarize this.\n\nThe meeting moved to Tuesday.')).toEqual([]);
+    expect(pastedAsks('x'.repeat(PASTE_MIN_CHARS - 1))).toEqual([]);
+    expect(pastedAsks(POLICY.replace(/\n/g, ' '))).toEqual([]);
+    const long = 'word '.repeat(100).trim();
+    expect(pastedAsks(`${long}\n\n${long}\n\n${long}`)).toEqual([]);
+  });
+
+  it('reads only the head and tail of a huge paste', () => {
+    const middle = 'Revenue rose 4% while costs fell 2%.\n\n'.repeat(30_000);
+    expect(pastedAsks(`Translate the following into French.\n\n${middle}Thank you.`)).toEqual(['Translate the following into French.', 'Thank you.']);
+    const other = 'Totally different text in the middle, 12 34 56.\n\n'.repeat(30_000);
+    expect(pastedAsks(`Translate the following into French.\n\n${other}Thank you.`)).toEqual(pastedAsks(`Translate the following into French.\n\n${middle}Thank you.`));
+  });
+});
+
+describe('the ask around a pasted document names the kind of work', () => {
+  it('reads the pasted policy alone as something else than the asks below', () => {
+    expect(classifier.classify(user(POLICY)).taskType).not.toBe('translation');
+  });
+
+  it.each([
+    ['Translate the following into German, keeping the numbering.', 'translation', 'above'],
+    ['Summarize the above in three bullet points.', 'summarization', 'below'],
+    ['Rewrite the above as a short blog post for our staff newsletter.', 'content_writing', 'below'],
+  ])('%s → %s', (ask, kind, where) => {
+    const c = classifier.classify(user(where === 'above' ? `${ask}\n\n${POLICY}` : `${POLICY}\n\n${ask}`));
+    expect(c.taskType).toBe(kind);
+    expect(c.reason).toMatch(/request around the pasted text/);
+  });
+
+  it('keeps difficulty and stakes of the whole message', () => {
+    const whole = classifier.classify(user(POLICY));
+    const asked = classifier.classify(user(`Translate the following into German.\n\n${POLICY}`));
+    expect(asked.difficulty).toBe(whole.difficulty);
+    expect(asked.stakes).toBe(whole.stakes);
+  });
+
+  it('leaves pasted code to the whole message unless the ask works on it as text', () => {
+    const question = classifier.classify(user(`What does this do, and is it correct?\n\n${CODE}`));
+    expect(question.taskType).toMatch(/^code:/);
+    const translated = classifier.classify(user(`Translate the comments and names of this code into Spanish.\n\n${CODE}`));
+    expect(translated.taskType).toBe('translation');
+  });
+
+  it('gives the probabilities of the ask when they are asked for', () => {
+    const c = classifier.classify(user(`Translate the following into German.\n\n${POLICY}`), { probabilities: true });
+    expect(c.probabilities?.translation).toBeCloseTo(c.confidence, 3);
+    expect(c.difficultyScore).toBeDefined();
+  });
+});
