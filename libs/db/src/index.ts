@@ -1,2 +1,3 @@
 export * from './migrate';
 export * from './shared-pool';
+export * from './outage';

@@ -67,3 +67,48 @@ describe('gRPC server and client helpers (real sockets)', () => {
     (dead as unknown as { close(): void }).close();
   });
 });
+
+describe('unary with a dependency outage rule', () => {
+  it('answers the service 503 for an outage and logs one throttled warning, not an error', async () => {
+    const lines: Array<{ level: string; message: string; meta: Record<string, unknown> }> = [];
+    const recording = {
+      ...logger,
+      warn: (message: string, meta: Record<string, unknown> = {}) => lines.push({ level: 'warn', message, meta }),
+      error: (message: string, meta: Record<string, unknown> = {}) => lines.push({ level: 'error', message, meta }),
+    } as unknown as typeof logger;
+    let failure: unknown = new Error('Connection terminated due to connection timeout');
+    const outage = { is: (error: unknown) => error instanceof Error && /connection timeout/.test(error.message), code: 'conversations_unavailable' as const, message: 'Stored conversations are unavailable right now.' };
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [
+        {
+          definition: proto.RouterService.service,
+          implementation: {
+            Route: unary(recording, 'Route', async () => {
+              throw failure;
+            }, outage),
+          } as never,
+          name: 'svc.router.v1.RouterService',
+        },
+      ],
+    });
+    const client = new proto.RouterService(`127.0.0.1:${server.port}`, insecure(), CLIENT_OPTIONS) as unknown as RouterServiceClient;
+    const call = () => callUnary<RouteRequest, RouteResponse__Output>(client.Route, client as never, { model: 'm' }, { deadlineMs: 2000 }, 'no_provider_available');
+    try {
+      await expect(call()).rejects.toMatchObject({ code: 'conversations_unavailable', status: 503, message: 'Stored conversations are unavailable right now.' });
+      await expect(call()).rejects.toMatchObject({ code: 'conversations_unavailable' });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ level: 'warn', message: 'rpc failed: Stored conversations are unavailable right now.', meta: { method: 'Route', code: 'conversations_unavailable' } });
+      // A spec error is passed through as it is, and anything else is still an internal error.
+      failure = new ServiceError('conversation_not_found', 'No such conversation.');
+      await expect(call()).rejects.toMatchObject({ code: 'conversation_not_found', status: 404 });
+      failure = new Error('a bug');
+      await expect(call()).rejects.toMatchObject({ code: 'internal_error' });
+      expect(lines.map((line) => line.level)).toEqual(['warn', 'error']);
+    } finally {
+      (client as unknown as { close(): void }).close();
+      await server.shutdown(1000);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { toGrpcError, fromGrpcError, type ErrorCode } from '@svc/errors';
-import type { Logger } from '@svc/logger';
+import { ServiceError, toGrpcError, fromGrpcError, type ErrorCode } from '@svc/errors';
+import { throttledWarning, type Logger } from '@svc/logger';
 
 export { grpc };
 export { clientInterceptor } from './client-interceptor';
@@ -9,14 +9,32 @@ export { clientInterceptor } from './client-interceptor';
 type UnaryFn<Req, Res> = (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>;
 
 /**
- * Wraps an async domain function as a gRPC unary handler: spec errors travel as string codes
- * in metadata (libs/errors), anything unexpected is logged here and sent as internal_error.
+ * How a service tells its own dependency's outage (Postgres unreachable, its pool out of
+ * connections, Redis down) from a bug: such a failure is the service's 503 `code`, logged as a
+ * warning at most every 10 s per method with the count in between, not an internal error.
  */
-export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>): grpc.handleUnaryCall<Req, Res> {
+export interface UnavailableWhen {
+  is: (error: unknown) => boolean;
+  code: ErrorCode;
+  message: string;
+}
+
+/**
+ * Wraps an async domain function as a gRPC unary handler: spec errors travel as string codes
+ * in metadata (libs/errors), a dependency outage (`unavailable`) as the service's 503, anything
+ * unexpected is logged here and sent as internal_error.
+ */
+export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>, unavailable?: UnavailableWhen): grpc.handleUnaryCall<Req, Res> {
+  const outageWarning = unavailable ? throttledWarning(logger, `rpc failed: ${unavailable.message}`) : undefined;
   return (call, callback) => {
     fn(call.request, call).then(
       (response) => callback(null, response),
       (error: unknown) => {
+        if (unavailable && !(error instanceof ServiceError) && unavailable.is(error)) {
+          outageWarning!(error, { method, code: unavailable.code });
+          callback(toGrpcError(new ServiceError(unavailable.code, unavailable.message)));
+          return;
+        }
         const payload = toGrpcError(error);
         if (payload.code === grpc.status.INTERNAL) logger.error('rpc failed', { method, err: error });
         callback(payload);

@@ -1,6 +1,7 @@
 import { ServiceError, internalError } from '@svc/errors';
 import type { Logger } from '@svc/logger';
-import { unary, type ServiceRegistration } from '@svc/grpc';
+import { unary, type ServiceRegistration, type UnavailableWhen } from '@svc/grpc';
+import { isDependencyOutage } from '@svc/db';
 import { loadConversationsProto, type ConversationsServiceHandlers } from '@svc/protos';
 import type { Prisma } from './db';
 import { addItems, createConversation, deleteConversation, getConversation, listItems, updateConversation } from './store/conversations';
@@ -61,6 +62,12 @@ function poolGroupsReply(groups: PoolGroup[]) {
   }));
 }
 
+const CONVERSATIONS_UNAVAILABLE: UnavailableWhen = {
+  is: isDependencyOutage,
+  code: 'conversations_unavailable',
+  message: 'Stored conversations are unavailable right now; please try again shortly.',
+};
+
 /**
  * The ConversationsService registration over the store functions (nothing at import time). Wire
  * JSON strings are parsed here and the public objects rendered back; the functions in ./store
@@ -70,6 +77,9 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
   const proto = loadConversationsProto(deps.protosDir);
   const store: StoreDeps = { prisma: deps.prisma, ...(deps.now ? { now: deps.now } : {}), ...(deps.beforeCommit ? { beforeCommit: deps.beforeCommit } : {}) };
   const log = deps.logger;
+  // Postgres out of reach or out of connections (or Redis, for the change announcements) is this
+  // service's 503, not a bug: the edge answers conversations_unavailable, the workers try again.
+  const rpc = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(log, method, fn, CONVERSATIONS_UNAVAILABLE);
   const changes = deps.changes ?? noChanges;
   /** The store's answer, once the change it made is announced. */
   const announced = async <T>(conversationId: string, result: T): Promise<T> => {
@@ -77,7 +87,7 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
     return result;
   };
   const handlers: ConversationsServiceHandlers = {
-    CreateConversation: unary(log, 'CreateConversation', async (request) => {
+    CreateConversation: rpc('CreateConversation', async (request) => {
       const result = await createConversation(store, {
         organization_id: request.organization_id,
         metadata: parseJson(request.metadata_json, 'metadata'),
@@ -87,16 +97,16 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
       });
       return { conversation_json: JSON.stringify(result.conversation), delete_after_response: result.delete_after_response };
     }),
-    GetConversation: unary(log, 'GetConversation', async (request) => ({
+    GetConversation: rpc('GetConversation', async (request) => ({
       conversation_json: JSON.stringify(await getConversation(store, request.organization_id, request.conversation_id)),
       delete_after_response: false,
     })),
-    UpdateConversation: unary(log, 'UpdateConversation', async (request) => ({
+    UpdateConversation: rpc('UpdateConversation', async (request) => ({
       conversation_json: JSON.stringify(await updateConversation(store, request.organization_id, request.conversation_id, parseJson(request.metadata_json, 'metadata'))),
       delete_after_response: false,
     })),
-    DeleteConversation: unary(log, 'DeleteConversation', async (request) => announced(request.conversation_id, await deleteConversation(store, request.organization_id, request.conversation_id))),
-    ListItems: unary(log, 'ListItems', async (request) => {
+    DeleteConversation: rpc('DeleteConversation', async (request) => announced(request.conversation_id, await deleteConversation(store, request.organization_id, request.conversation_id))),
+    ListItems: rpc('ListItems', async (request) => {
       const list = await listItems(store, {
         organization_id: request.organization_id,
         conversation_id: request.conversation_id,
@@ -106,14 +116,14 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
       });
       return { data_json: JSON.stringify(list.data), has_more: list.has_more, first_id: list.first_id ?? '', last_id: list.last_id ?? '' };
     }),
-    AddItems: unary(log, 'AddItems', async (request) => {
+    AddItems: rpc('AddItems', async (request) => {
       const items = await addItems(store, { organization_id: request.organization_id, conversation_id: request.conversation_id, items: parseJson(request.items_json, 'items') });
       return announced(request.conversation_id, { items_json: JSON.stringify(items) });
     }),
-    BuildHistory: unary(log, 'BuildHistory', async (request) =>
+    BuildHistory: rpc('BuildHistory', async (request) =>
       historyReply(await buildHistory(store, { organization_id: request.organization_id, previous_response_id: request.previous_response_id, conversation_id: request.conversation_id })),
     ),
-    CompleteTurn: unary(log, 'CompleteTurn', async (request) => {
+    CompleteTurn: rpc('CompleteTurn', async (request) => {
       const turn = await completeTurn(store, {
         organization_id: request.organization_id,
         response_id: request.response_id,
@@ -141,7 +151,7 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
         turn_characters: turn.turn_characters,
       };
     }),
-    GetResponse: unary(log, 'GetResponse', async (request) => {
+    GetResponse: rpc('GetResponse', async (request) => {
       const stored = await getResponse(store, request.organization_id, request.response_id);
       return {
         response_json: JSON.stringify(stored.response),
@@ -153,7 +163,7 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
         background: stored.background,
       };
     }),
-    UpdateResponse: unary(log, 'UpdateResponse', async (request) => {
+    UpdateResponse: rpc('UpdateResponse', async (request) => {
       const result = await updateResponse(store, {
         organization_id: request.organization_id,
         response_id: request.response_id,
@@ -164,11 +174,11 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
       });
       return { updated: result.updated, response_json: JSON.stringify(result.response), output_ids: result.output_ids, delete_after_response: result.delete_after_response };
     }),
-    DeleteResponse: unary(log, 'DeleteResponse', async (request) => {
+    DeleteResponse: rpc('DeleteResponse', async (request) => {
       const { conversation_id: conversationId, ...deleted } = await deleteResponse(store, request.organization_id, request.response_id);
       return announced(conversationId, deleted);
     }),
-    StoreCompaction: unary(log, 'StoreCompaction', async (request) => {
+    StoreCompaction: rpc('StoreCompaction', async (request) => {
       const result = await storeCompaction(store, {
         organization_id: request.organization_id,
         conversation_id: request.conversation_id,
@@ -178,14 +188,14 @@ export function conversationsService(deps: ConversationsDeps): ServiceRegistrati
       });
       return announced(request.conversation_id, { item_json: JSON.stringify(result.item), history: historyReply(result.history) });
     }),
-    ClaimPool: unary(log, 'ClaimPool', async (request) => ({
+    ClaimPool: rpc('ClaimPool', async (request) => ({
       groups: poolGroupsReply(await claimPool(store, { claim_id: request.claim_id, max_lines: request.max_lines, max_age_ms: Number(request.max_age_ms), lease_ms: Number(request.lease_ms), max_groups: request.max_groups })),
     })),
-    MarkPoolSent: unary(log, 'MarkPoolSent', async (request) => ({
+    MarkPoolSent: rpc('MarkPoolSent', async (request) => ({
       rows: await markPoolSent(store, { claim_id: request.claim_id, response_ids: request.response_ids ?? [], vendor_batch_id: request.vendor_batch_id, vendor_batch: parseJson(request.vendor_batch_json, 'vendor_batch') }),
     })),
-    ReleasePoolClaim: unary(log, 'ReleasePoolClaim', async (request) => ({ rows: await releasePoolClaim(store, { claim_id: request.claim_id, response_ids: request.response_ids ?? [] }) })),
-    ClaimPoolResults: unary(log, 'ClaimPoolResults', async (request) => ({
+    ReleasePoolClaim: rpc('ReleasePoolClaim', async (request) => ({ rows: await releasePoolClaim(store, { claim_id: request.claim_id, response_ids: request.response_ids ?? [] }) })),
+    ClaimPoolResults: rpc('ClaimPoolResults', async (request) => ({
       groups: poolGroupsReply(await claimPoolResults(store, { claim_id: request.claim_id, lease_ms: Number(request.lease_ms), max_batches: request.max_batches })),
     })),
   };

@@ -2,7 +2,7 @@ import type { AmqpClient, BackoffOptions, ManagedConsumer } from '@svc/amqp';
 import { usageSettle } from '@svc/messages';
 import type { Logger } from '@svc/logger';
 import { recordJobAges } from '../queue-metrics';
-import { isDependencyOutage } from './outage';
+import { isDependencyOutage } from '@svc/db';
 import { settle, type SettleDeps } from './settle';
 
 export interface SettlementConsumerOptions {

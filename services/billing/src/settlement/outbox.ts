@@ -4,7 +4,7 @@ import { throttledWarning, type Logger } from '@svc/logger';
 import type { UsageRecord } from '@svc/protos';
 import { svcMetrics } from '@svc/telemetry';
 import type { Prisma } from '../db';
-import { isDependencyOutage } from './outage';
+import { isDependencyOutage } from '@svc/db';
 import { settle, type SettleDeps } from './settle';
 
 /**
