@@ -82,6 +82,21 @@ describe('the ask around a pasted document names the kind of work', () => {
     expect(translated.taskType).toBe('translation');
   });
 
+  it('names a question about the paste extraction, with the probability of the question', () => {
+    const c = classifier.classify(user(`${POLICY}\n\nWhat is the nightly hotel cap in Oslo, and is breakfast included?`), { probabilities: true });
+    expect(c.taskType).toBe('data:extraction');
+    expect(c.probabilities?.['data:extraction']).toBeCloseTo(c.confidence, 3);
+    expect(c.probabilities?.qa_knowledge).toBe(0);
+  });
+
+  it('leaves the whole message to decide when the ask alone is unsure', () => {
+    const ask = 'Any comments?';
+    const alone = classifier.classify(user(ask));
+    expect(alone.confidence).toBeLessThan(0.5);
+    const c = classifier.classify(user(`${POLICY}\n\n${ask}`));
+    expect(c.reason).not.toMatch(/request around the pasted text/);
+  });
+
   it('gives the probabilities of the ask when they are asked for', () => {
     const c = classifier.classify(user(`Translate the following into German.\n\n${POLICY}`), { probabilities: true });
     expect(c.probabilities?.translation).toBeCloseTo(c.confidence, 3);

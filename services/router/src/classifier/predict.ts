@@ -221,12 +221,17 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
   const asked = options.noReason
     ? best.asked
     : predictText(model, { ...input, text: best.ask }, { probabilities: options.probabilities, reasonFor: { task: taskType, difficulty: whole.difficulty, stakes: whole.stakes } });
+  let probabilities = asked.probabilities;
+  if (probabilities && taskType !== best.asked.taskType) {
+    // The mapped kind carries the ask's probability (a question about the paste is extraction).
+    probabilities = { ...probabilities, [taskType]: (probabilities[taskType] ?? 0) + (probabilities[best.asked.taskType] ?? 0), [best.asked.taskType]: 0 };
+  }
   return {
     ...whole,
     taskType,
-    confidence: asked.confidence,
+    confidence: Math.round(Math.max(asked.confidence, probabilities?.[taskType] ?? 0) * 1e4) / 1e4,
     reason: asked.reason,
-    ...(options.probabilities ? { probabilities: asked.probabilities } : {}),
+    ...(options.probabilities ? { probabilities } : {}),
   };
 }
 
