@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { toGrpcError, ServiceError, internalError } from '@svc/errors';
-import type { Logger } from '@svc/logger';
-import { grpc, unary, type ServiceRegistration } from '@svc/grpc';
+import { throttledWarning, type Logger } from '@svc/logger';
+import { isDependencyOutage } from '@svc/db';
+import { grpc, unary, type ServiceRegistration, type UnavailableWhen } from '@svc/grpc';
 import { loadBatchProto, type BatchServiceHandlers, type FileContentChunk, type UploadFileRequest__Output } from '@svc/protos';
 import { deleteFile, getFile, listFiles, readContent, type FilesDeps } from './files/store';
 import { uploadFile, type UploadPart } from './files/upload';
@@ -29,8 +30,20 @@ function uploadPart(message: UploadFileRequest__Output): UploadPart {
   throw internalError(new Error('an upload message with no part'));
 }
 
-/** Reports a failure the client is meant to see as its code; anything else is logged here. */
-function failed(logger: Logger, method: string, error: unknown) {
+/**
+ * Postgres out of reach or out of connections is this service's 503 (files_unavailable for the
+ * file RPCs, batches_unavailable for the batch ones), not a bug: a throttled warning, as in the
+ * conversations service.
+ */
+const FILES_UNAVAILABLE: UnavailableWhen = { is: isDependencyOutage, code: 'files_unavailable', message: 'Files are unavailable right now; please try again shortly.' };
+const BATCHES_UNAVAILABLE: UnavailableWhen = { is: isDependencyOutage, code: 'batches_unavailable', message: 'Batches are unavailable right now; please try again shortly.' };
+
+/** Reports a failure the client is meant to see as its code (a dependency outage as files_unavailable); anything else is logged here. */
+function failed(logger: Logger, method: string, error: unknown, warnOutage: (error: unknown, fields?: Record<string, unknown>) => void) {
+  if (!(error instanceof ServiceError) && isDependencyOutage(error)) {
+    warnOutage(error, { method, code: FILES_UNAVAILABLE.code });
+    return toGrpcError(new ServiceError(FILES_UNAVAILABLE.code, FILES_UNAVAILABLE.message));
+  }
   const payload = toGrpcError(error);
   if (payload.code === grpc.status.INTERNAL) logger.error('rpc failed', { method, err: error instanceof ServiceError && error.cause !== undefined ? error.cause : error });
   return payload;
@@ -44,6 +57,9 @@ export function batchService(deps: BatchDeps): ServiceRegistration {
   const proto = loadBatchProto(deps.protosDir);
   const log = deps.logger;
   const batches = deps.batches ?? deps.files;
+  const streamOutage = throttledWarning(log, `rpc failed: ${FILES_UNAVAILABLE.message}`);
+  const fileRpc = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(log, method, fn, FILES_UNAVAILABLE);
+  const batchRpc = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(log, method, fn, BATCHES_UNAVAILABLE);
   const handlers: Partial<BatchServiceHandlers> = {
     UploadFile: (call, callback) => {
       // A cancelled call (the edge gave up: a refusal of its own, the client went away) ends the
@@ -56,16 +72,16 @@ export function batchService(deps: BatchDeps): ServiceRegistration {
         (file) => callback(null, { file_json: JSON.stringify(file) }),
         (error: unknown) => {
           if (call.cancelled) return;
-          callback(failed(log, 'UploadFile', error));
+          callback(failed(log, 'UploadFile', error, streamOutage));
         },
       );
     },
-    GetFile: unary(log, 'GetFile', async (request) => ({ file_json: JSON.stringify(await getFile(deps.files, request.organization_id, request.file_id)) })),
-    ListFiles: unary(log, 'ListFiles', async (request) => {
+    GetFile: fileRpc('GetFile', async (request) => ({ file_json: JSON.stringify(await getFile(deps.files, request.organization_id, request.file_id)) })),
+    ListFiles: fileRpc('ListFiles', async (request) => {
       const list = await listFiles(deps.files, { organization_id: request.organization_id, limit: request.limit, after: request.after, purpose: request.purpose });
       return { files_json: list.data.map((file) => JSON.stringify(file)), has_more: list.has_more };
     }),
-    DeleteFile: unary(log, 'DeleteFile', (request) => deleteFile(deps.files, request.organization_id, request.file_id)),
+    DeleteFile: fileRpc('DeleteFile', (request) => deleteFile(deps.files, request.organization_id, request.file_id)),
     GetFileContent: (call) => {
       let stopped = false;
       call.on('cancelled', () => (stopped = true));
@@ -82,11 +98,11 @@ export function batchService(deps: BatchDeps): ServiceRegistration {
         call.end();
       })().catch((error: unknown) => {
         if (stopped) return;
-        call.emit('error', failed(log, 'GetFileContent', error));
+        call.emit('error', failed(log, 'GetFileContent', error, streamOutage));
       });
     },
-    GetBatch: unary(log, 'GetBatch', async (request) => ({ batch_json: JSON.stringify(await getBatch(batches, request.organization_id, request.batch_id)) })),
-    CreateBatch: unary(log, 'CreateBatch', async (request) => {
+    GetBatch: batchRpc('GetBatch', async (request) => ({ batch_json: JSON.stringify(await getBatch(batches, request.organization_id, request.batch_id)) })),
+    CreateBatch: batchRpc('CreateBatch', async (request) => {
       const batch = await createBatch(batches, {
         organization_id: request.organization_id,
         key_id: request.key_id,
@@ -99,19 +115,19 @@ export function batchService(deps: BatchDeps): ServiceRegistration {
       });
       return { batch_json: JSON.stringify(batch) };
     }),
-    ListBatches: unary(log, 'ListBatches', async (request) => {
+    ListBatches: batchRpc('ListBatches', async (request) => {
       const list = await listBatches(batches, { organization_id: request.organization_id, limit: request.limit, after: request.after });
       return { batches_json: list.data.map((batch) => JSON.stringify(batch)), has_more: list.has_more };
     }),
-    CancelBatch: unary(log, 'CancelBatch', async (request) => {
+    CancelBatch: batchRpc('CancelBatch', async (request) => {
       const batch = await cancelBatch(batches, request.organization_id, request.batch_id);
       deps.onLastLine?.(request.batch_id);
       return { batch_json: JSON.stringify(batch) };
     }),
-    FailBatch: unary(log, 'FailBatch', async (request) => ({ batch_json: JSON.stringify(await failBatch(batches, JSON.parse(request.json))) })),
-    StartBatch: unary(log, 'StartBatch', async (request) => ({ batch_json: JSON.stringify(await startBatch(batches, JSON.parse(request.json))) })),
-    PendingLines: unary(log, 'PendingLines', async (request) => ({ json: JSON.stringify(await pendingLines(batches, JSON.parse(request.json))) })),
-    CommitLines: unary(log, 'CommitLines', async (request) => {
+    FailBatch: batchRpc('FailBatch', async (request) => ({ batch_json: JSON.stringify(await failBatch(batches, JSON.parse(request.json))) })),
+    StartBatch: batchRpc('StartBatch', async (request) => ({ batch_json: JSON.stringify(await startBatch(batches, JSON.parse(request.json))) })),
+    PendingLines: batchRpc('PendingLines', async (request) => ({ json: JSON.stringify(await pendingLines(batches, JSON.parse(request.json))) })),
+    CommitLines: batchRpc('CommitLines', async (request) => {
       const input = JSON.parse(request.json) as Parameters<typeof commitLines>[1];
       const result = await commitLines(batches, input);
       if (result.remaining === 0) deps.onLastLine?.(input.batch_id);
