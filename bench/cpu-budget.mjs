@@ -9,7 +9,7 @@
 //   node bench/cpu-budget.mjs [--rate 300] [--seconds 10] [--telemetry on|off] [--env K=V,...]
 import { Agent } from 'undici';
 import { readdirSync, readFileSync } from 'node:fs';
-import { atRate, bootSideBySide, otlpSink, timedPost } from './lib.mjs';
+import { atRate, bootSideBySide, cpuMs, otlpSink, timedPost } from './lib.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
 const RATE = Number(args.rate ?? 300);
@@ -19,24 +19,22 @@ const TELEMETRY = (args.telemetry ?? 'on') !== 'off';
 const EXTRA_ENV = Object.fromEntries((args.env ?? '').split(',').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
-/** utime + stime in ms of a process (USER_HZ 100); 0 when it has gone. */
-function cpuOf(pid) {
+/** cpuMs of a process, 0 when it has gone (a Postgres backend that ended). */
+const cpuOf = (pid) => {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return cpuMs(pid);
   } catch {
     return 0;
   }
-}
+};
 
-/** Every process whose command line matches, as {pid}; Postgres backends come and go, so they are listed at each reading. */
+/** The pids whose command line passes `test`. */
 function pidsMatching(test) {
   const pids = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (test(command)) pids.push(Number(entry));
+      if (test(readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' '))) pids.push(Number(entry));
     } catch {
       // gone
     }
@@ -44,17 +42,13 @@ function pidsMatching(test) {
   return pids;
 }
 
-/** CPU ms of each group now. Postgres: the sum over its processes (the postmaster's children included via cutime). */
-function reading(groups) {
-  const out = {};
-  for (const [name, pids] of Object.entries(groups)) out[name] = (typeof pids === 'function' ? pids() : pids).reduce((sum, pid) => sum + cpuOf(pid), 0);
-  return out;
-}
-
-/** Postgres: every backend's own CPU plus what ended backends left in the postmaster's cutime/cstime. */
+/**
+ * Postgres: every process's own CPU, listed at each reading (backends come and go), plus what
+ * ended backends left in the postmaster's cutime/cstime.
+ */
 function postgresCpu() {
-  const [postmaster] = pidsMatching((command) => /postgres.*-D|postgres: .*main|bin\/postgres/.test(command) && !command.includes(':'));
-  const all = pidsMatching((command) => command.startsWith('postgres:') || /bin\/postgres/.test(command));
+  const all = pidsMatching((command) => command.startsWith('postgres:') || command.includes('bin/postgres'));
+  const postmaster = pidsMatching((command) => command.includes('bin/postgres'))[0];
   let total = all.reduce((sum, pid) => sum + cpuOf(pid), 0);
   if (postmaster) {
     const fields = readFileSync(`/proc/${postmaster}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -78,9 +72,8 @@ try {
   for (const [service, child] of fleet.fleet.processes) groups[service] = [child.pid];
   groups.rabbitmq = pidsMatching((command) => command.includes('beam.smp'));
   groups.redis = pidsMatching((command) => command.startsWith('redis-server'));
-  groups.postgres = null;
   groups['load generator + OTLP sink'] = [process.pid];
-  const read = () => ({ ...reading(Object.fromEntries(Object.entries(groups).filter(([, pids]) => pids))), postgres: postgresCpu() });
+  const read = () => ({ ...Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuOf(pid), 0)])), postgres: postgresCpu() });
 
   const before = read();
   const started = performance.now();

@@ -20,25 +20,31 @@ export interface UnavailableWhen {
 }
 
 /**
- * Wraps an async domain function as a gRPC unary handler: spec errors travel as string codes
- * in metadata (libs/errors), a dependency outage (`unavailable`) as the service's 503, anything
- * unexpected is logged here and sent as internal_error.
+ * What a failed handler sends, for one method: a spec error as its code (libs/errors); a
+ * dependency outage (`unavailable`) as the service's 503 with a throttled warning; anything
+ * unexpected as internal_error, its cause logged here. Unary handlers get it through `unary`;
+ * streaming handlers call it themselves.
  */
-export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>, unavailable?: UnavailableWhen): grpc.handleUnaryCall<Req, Res> {
+export function rpcFailure(logger: Logger, method: string, unavailable?: UnavailableWhen): (error: unknown) => Partial<grpc.StatusObject> {
   const outageWarning = unavailable ? throttledWarning(logger, `rpc failed: ${unavailable.message}`) : undefined;
+  return (error) => {
+    if (unavailable && outageWarning && !(error instanceof ServiceError) && unavailable.is(error)) {
+      outageWarning(error, { method, code: unavailable.code });
+      return toGrpcError(new ServiceError(unavailable.code, unavailable.message));
+    }
+    const payload = toGrpcError(error);
+    if (payload.code === grpc.status.INTERNAL) logger.error('rpc failed', { method, err: error instanceof ServiceError && error.cause !== undefined ? error.cause : error });
+    return payload;
+  };
+}
+
+/** Wraps an async domain function as a gRPC unary handler; a failure is sent as `rpcFailure` says. */
+export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>, unavailable?: UnavailableWhen): grpc.handleUnaryCall<Req, Res> {
+  const failure = rpcFailure(logger, method, unavailable);
   return (call, callback) => {
     fn(call.request, call).then(
       (response) => callback(null, response),
-      (error: unknown) => {
-        if (unavailable && !(error instanceof ServiceError) && unavailable.is(error)) {
-          outageWarning!(error, { method, code: unavailable.code });
-          callback(toGrpcError(new ServiceError(unavailable.code, unavailable.message)));
-          return;
-        }
-        const payload = toGrpcError(error);
-        if (payload.code === grpc.status.INTERNAL) logger.error('rpc failed', { method, err: error });
-        callback(payload);
-      },
+      (error: unknown) => callback(failure(error)),
     );
   };
 }

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
-import { toGrpcError, ServiceError, internalError } from '@svc/errors';
-import { throttledWarning, type Logger } from '@svc/logger';
+import { ServiceError, internalError } from '@svc/errors';
+import type { Logger } from '@svc/logger';
 import { isDependencyOutage } from '@svc/db';
-import { grpc, unary, type ServiceRegistration, type UnavailableWhen } from '@svc/grpc';
+import { grpc, rpcFailure, unary, type ServiceRegistration, type UnavailableWhen } from '@svc/grpc';
 import { loadBatchProto, type BatchServiceHandlers, type FileContentChunk, type UploadFileRequest__Output } from '@svc/protos';
 import { deleteFile, getFile, listFiles, readContent, type FilesDeps } from './files/store';
 import { uploadFile, type UploadPart } from './files/upload';
@@ -38,17 +38,6 @@ function uploadPart(message: UploadFileRequest__Output): UploadPart {
 const FILES_UNAVAILABLE: UnavailableWhen = { is: isDependencyOutage, code: 'files_unavailable', message: 'Files are unavailable right now; please try again shortly.' };
 const BATCHES_UNAVAILABLE: UnavailableWhen = { is: isDependencyOutage, code: 'batches_unavailable', message: 'Batches are unavailable right now; please try again shortly.' };
 
-/** Reports a failure the client is meant to see as its code (a dependency outage as files_unavailable); anything else is logged here. */
-function failed(logger: Logger, method: string, error: unknown, warnOutage: (error: unknown, fields?: Record<string, unknown>) => void) {
-  if (!(error instanceof ServiceError) && isDependencyOutage(error)) {
-    warnOutage(error, { method, code: FILES_UNAVAILABLE.code });
-    return toGrpcError(new ServiceError(FILES_UNAVAILABLE.code, FILES_UNAVAILABLE.message));
-  }
-  const payload = toGrpcError(error);
-  if (payload.code === grpc.status.INTERNAL) logger.error('rpc failed', { method, err: error instanceof ServiceError && error.cause !== undefined ? error.cause : error });
-  return payload;
-}
-
 /**
  * The BatchService registration (nothing at import time). Files: upload as a client stream,
  * content as a server stream, the rest unary; the rules live in ./files and ./batches.
@@ -57,7 +46,8 @@ export function batchService(deps: BatchDeps): ServiceRegistration {
   const proto = loadBatchProto(deps.protosDir);
   const log = deps.logger;
   const batches = deps.batches ?? deps.files;
-  const streamOutage = throttledWarning(log, `rpc failed: ${FILES_UNAVAILABLE.message}`);
+  const uploadFailure = rpcFailure(log, 'UploadFile', FILES_UNAVAILABLE);
+  const contentFailure = rpcFailure(log, 'GetFileContent', FILES_UNAVAILABLE);
   const fileRpc = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(log, method, fn, FILES_UNAVAILABLE);
   const batchRpc = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(log, method, fn, BATCHES_UNAVAILABLE);
   const handlers: Partial<BatchServiceHandlers> = {
@@ -72,7 +62,7 @@ export function batchService(deps: BatchDeps): ServiceRegistration {
         (file) => callback(null, { file_json: JSON.stringify(file) }),
         (error: unknown) => {
           if (call.cancelled) return;
-          callback(failed(log, 'UploadFile', error, streamOutage));
+          callback(uploadFailure(error));
         },
       );
     },
@@ -98,7 +88,7 @@ export function batchService(deps: BatchDeps): ServiceRegistration {
         call.end();
       })().catch((error: unknown) => {
         if (stopped) return;
-        call.emit('error', failed(log, 'GetFileContent', error, streamOutage));
+        call.emit('error', contentFailure(error));
       });
     },
     GetBatch: batchRpc('GetBatch', async (request) => ({ batch_json: JSON.stringify(await getBatch(batches, request.organization_id, request.batch_id)) })),

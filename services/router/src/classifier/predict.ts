@@ -176,7 +176,7 @@ const ASK_MAX_CHARS = 400;
 /** The same bounds as the features: the first 1500 and the last 500 characters. */
 const HEAD_WINDOW = 1500;
 const TAIL_WINDOW = 500;
-export const ASK_CONFIDENCE = 0.5;
+const ASK_CONFIDENCE = 0.5;
 const PARAGRAPH_BREAK = /\n[ \t]*\n/g;
 
 /** The candidate asks around a pasted body: its first and last short paragraphs (at most two). */
