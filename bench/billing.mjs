@@ -43,7 +43,7 @@ const GOAL_SETTLEMENTS_PER_S = 2000;
 const dist = (path) => join(root, path);
 const require = createRequire(import.meta.url);
 const requireFrom = (pkg) => createRequire(join(root, pkg, 'package.json'));
-const { grpc, CLIENT_OPTIONS, clientInterceptor, insecure } = require(dist('libs/grpc/dist/index.js'));
+const { grpc, CLIENT_OPTIONS, clientInterceptorProviders, insecure } = require(dist('libs/grpc/dist/index.js'));
 const { loadBillingProto } = require(dist('libs/protos/dist/index.js'));
 const protoLoader = requireFrom('libs/protos')('@grpc/proto-loader');
 const { protoPath: healthProtoPath } = requireFrom('libs/grpc')('grpc-health-check');
@@ -235,7 +235,7 @@ async function main() {
     });
 
     // Same channel options and interceptor as the edge's clients (services/edge/src/clients).
-    const clientOptions = { ...CLIENT_OPTIONS, interceptors: [clientInterceptor({ defaultDeadlineMs: 5000 })] };
+    const clientOptions = { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: 5000 }) };
     const billingProto = loadBillingProto();
     const healthProto = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { keepCase: true, enums: String }));
     const billingClient = new billingProto.BillingService(`127.0.0.1:${port}`, insecure(), clientOptions);

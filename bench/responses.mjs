@@ -44,7 +44,7 @@ const ORGANIZATION_RETENTION_DAYS = 30;
 
 const require = createRequire(import.meta.url);
 const requireFrom = (pkg) => createRequire(join(root, pkg, 'package.json'));
-const { grpc, CLIENT_OPTIONS, clientInterceptor, insecure } = require(join(root, 'libs/grpc/dist/index.js'));
+const { grpc, CLIENT_OPTIONS, clientInterceptorProviders, insecure } = require(join(root, 'libs/grpc/dist/index.js'));
 const { createConversationsClient } = require(join(root, 'libs/backends/dist/index.js'));
 const protoLoader = requireFrom('libs/protos')('@grpc/proto-loader');
 const { protoPath: healthProtoPath } = requireFrom('libs/grpc')('grpc-health-check');
@@ -77,7 +77,7 @@ async function timedGet(url, headers) {
 async function boot(label, checkout, telemetry, sinkUrl) {
   const booted = await bootSideBySide({ label: `responses ${label}`, checkout, telemetry, sinkUrl });
   const conversationsAddress = `127.0.0.1:${booted.fleet.ports.conversations}`;
-  const clientOptions = { ...CLIENT_OPTIONS, interceptors: [clientInterceptor({ defaultDeadlineMs: 5000 })] };
+  const clientOptions = { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: 5000 }) };
   return {
     label,
     baseUrl: booted.fleet.baseUrl,

@@ -22,7 +22,7 @@ import { root, summarize } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const requireFrom = (pkg) => createRequire(join(root, pkg, 'package.json'));
-const { grpc, CLIENT_OPTIONS, clientInterceptor, insecure } = require(join(root, 'libs/grpc/dist/index.js'));
+const { grpc, CLIENT_OPTIONS, clientInterceptorProviders, insecure } = require(join(root, 'libs/grpc/dist/index.js'));
 const protoLoader = requireFrom('libs/protos')('@grpc/proto-loader');
 const { HealthImplementation, protoPath: healthProtoPath } = requireFrom('libs/grpc')('grpc-health-check');
 
@@ -65,7 +65,7 @@ async function main() {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const session = connectHttp2(`http://127.0.0.1:${ports.http2}`);
     const health = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { keepCase: true, enums: String }));
-    const client = new health.grpc.health.v1.Health(`127.0.0.1:${ports.grpc}`, insecure(), { ...CLIENT_OPTIONS, interceptors: [clientInterceptor({ defaultDeadlineMs: 5000 })] });
+    const client = new health.grpc.health.v1.Health(`127.0.0.1:${ports.grpc}`, insecure(), { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: 5000 }) });
     // The same call on a channel with grpc-js's defaults and no interceptor: what the fleet's options add.
     const plainClient = new health.grpc.health.v1.Health(`127.0.0.1:${ports.grpc}`, insecure());
 

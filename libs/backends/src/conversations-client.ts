@@ -1,4 +1,4 @@
-import { grpc, callUnary, clientInterceptor, CLIENT_OPTIONS, grpcTarget, insecure } from '@svc/grpc';
+import { grpc, callUnary, clientInterceptorProviders, CLIENT_OPTIONS, grpcTarget, insecure } from '@svc/grpc';
 import { loadConversationsProto, type ConversationsServiceClient } from '@svc/protos';
 
 /**
@@ -245,7 +245,7 @@ function itemList(data: ConversationItem[], hasMore: boolean, firstId?: string, 
  */
 export function createConversationsClient(options: { address: string; deadlineMs: number; writeDeadlineMs?: number; protosDir?: string }): ConversationsClient {
   const proto = loadConversationsProto(options.protosDir);
-  const clientOptions = { ...CLIENT_OPTIONS, interceptors: [clientInterceptor({ defaultDeadlineMs: options.deadlineMs })] };
+  const clientOptions = { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: options.deadlineMs }) };
   const client = new proto.ConversationsService(grpcTarget(options.address), insecure(), clientOptions) as unknown as ConversationsServiceClient;
   const read = { deadlineMs: options.deadlineMs };
   const write = { deadlineMs: Math.max(options.deadlineMs, options.writeDeadlineMs ?? 10_000) };

@@ -2,7 +2,7 @@ import { inMemoryMetrics, type InMemoryMetrics } from '@svc/telemetry';
 import { createLogger } from '@svc/logger';
 import { ServiceError } from '@svc/errors';
 import { loadRouterProto, type RouterServiceClient, type RouteRequest } from '@svc/protos';
-import { startGrpcServer, unary, insecure, CLIENT_OPTIONS, clientInterceptor, grpc, type GrpcServer } from './index';
+import { startGrpcServer, unary, insecure, callUnary, CLIENT_OPTIONS, clientInterceptor, clientInterceptorProviders, grpc, type GrpcServer } from './index';
 
 const logger = createLogger({ service: 'test', silent: true });
 const proto = loadRouterProto();
@@ -59,5 +59,36 @@ describe('clientInterceptor (real sockets)', () => {
     expect(await recorded.sum('svc.grpc.client.calls', { method, code: 'NOT_FOUND' })).toBe(1);
     expect(await recorded.sum('svc.grpc.client.calls', { method, code: 'DEADLINE_EXCEEDED' })).toBe(1);
     expect((await recorded.histogram('svc.grpc.client.duration', { method, code: 'OK' }))?.count).toBe(1);
+  });
+
+  it('callUnary counts and times unary calls itself, with no intercepting layer', async () => {
+    const plain = new proto.RouterService(`127.0.0.1:${server.port}`, insecure(), { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: 30_000 }) }) as unknown as RouterServiceClient & grpc.Client;
+    try {
+      behaviour = async () => ({ candidates: [] });
+      await callUnary(plain.Route as never, plain, { model: 'm' }, { deadlineMs: 30_000 }, 'no_provider_available');
+      behaviour = async () => {
+        throw new ServiceError('model_not_found', 'no');
+      };
+      await expect(callUnary(plain.Route as never, plain, { model: 'm' }, { deadlineMs: 30_000 }, 'no_provider_available')).rejects.toMatchObject({ code: 'model_not_found' });
+      const method = '/svc.router.v1.RouterService/Route';
+      // The two calls of the test above, and these two: each counted once (no interceptor counted them again).
+      expect(await recorded.sum('svc.grpc.client.calls', { method, code: 'OK' })).toBe(2);
+      expect(await recorded.sum('svc.grpc.client.calls', { method, code: 'NOT_FOUND' })).toBe(2);
+      expect((await recorded.histogram('svc.grpc.client.duration', { method, code: 'OK' }))?.count).toBe(2);
+    } finally {
+      plain.close();
+    }
+  });
+});
+
+describe('clientInterceptorProviders', () => {
+  const definition = (requestStream: boolean, responseStream: boolean) => ({ path: '/p/M', requestStream, responseStream }) as unknown as grpc.ClientMethodDefinition<unknown, unknown>;
+  const [provider] = clientInterceptorProviders({ defaultDeadlineMs: 1000 });
+
+  it('intercepts streaming methods only (callUnary covers the unary ones)', () => {
+    expect(provider!(definition(false, false))).toBeUndefined();
+    expect(typeof provider!(definition(true, false))).toBe('function');
+    expect(typeof provider!(definition(false, true))).toBe('function');
+    expect(typeof provider!(definition(true, true))).toBe('function');
   });
 });

@@ -2,9 +2,10 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { ServiceError, toGrpcError, fromGrpcError, type ErrorCode } from '@svc/errors';
 import { throttledWarning, type Logger } from '@svc/logger';
+import { recordClientCall } from './client-interceptor';
 
 export { grpc };
-export { clientInterceptor } from './client-interceptor';
+export { clientInterceptor, clientInterceptorProviders, recordClientCall } from './client-interceptor';
 
 type UnaryFn<Req, Res> = (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>;
 
@@ -102,15 +103,18 @@ export interface CallOptions {
   metadata?: grpc.Metadata;
 }
 
-type UnaryClientMethod<Req, Res> = (request: Req, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, response?: Res) => void) => grpc.ClientUnaryCall;
+type UnaryClientMethod<Req, Res> = ((request: Req, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, response?: Res) => void) => grpc.ClientUnaryCall) & { path?: string };
 
 /**
  * Calls a unary method with a deadline and returns a promise. A failure carrying a spec code
- * becomes that ServiceError; a dead peer or missed deadline becomes `unavailableCode` (503).
+ * becomes that ServiceError; a dead peer or missed deadline becomes `unavailableCode` (503). The
+ * call is counted and timed as the client interceptor counts streaming calls (svc.grpc.client.*).
  */
 export function callUnary<Req, Res>(method: UnaryClientMethod<Req, Res>, self: grpc.Client, request: Req, options: CallOptions, unavailableCode: ErrorCode): Promise<Res> {
+  const started = performance.now();
   return new Promise<Res>((resolve, reject) => {
     method.call(self, request, options.metadata ?? new grpc.Metadata(), { deadline: Date.now() + options.deadlineMs }, (error, response) => {
+      recordClientCall(method.path ?? 'unknown', error ? error.code : grpc.status.OK, started);
       if (error) reject(fromGrpcError(error, unavailableCode));
       else resolve(response as Res);
     });

@@ -1,6 +1,15 @@
-import { ids, isId, hexOf, newApiKey, API_KEY_PATTERN, streamItemId } from './index';
+import { ids, isId, hexOf, hex32, newApiKey, API_KEY_PATTERN, streamItemId } from './index';
 
 describe('ids', () => {
+  it('draws distinct 32-hex values across several refills of its random pool', () => {
+    // 1,000 ids: the 4 KiB pool (256 ids) is refilled three times on the way.
+    const drawn = Array.from({ length: 1000 }, () => hex32());
+    for (const hex of drawn) expect(hex).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(drawn).size).toBe(drawn.length);
+    // Every hex digit turns up in every position: the pool is random, not a counter.
+    for (let position = 0; position < 32; position += 1) expect(new Set(drawn.map((hex) => hex[position])).size).toBe(16);
+  });
+
   it('makes a request id of req_ + 32 lowercase hex', () => {
     expect(ids.requestId()).toMatch(/^req_[0-9a-f]{32}$/);
   });

@@ -216,7 +216,7 @@ export function storableJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'string' ? inner.replace(UNSTORABLE_TEXT, '\ufffd') : inner));
 }
 
-/** conversations.complete_turn (migration 0004_complete_turn, replaced by 0005_thread_totals): $1 … $17 in its parameter order. */
+/** conversations.complete_turn (migration 0004_complete_turn, replaced by 0005_thread_totals and 0006_turn_totals_at_insert): $1 … $17 in its parameter order. */
 const completeTurnStatement = statement(
   'complete_turn',
   `SELECT conversation_found, retention_days, stored, parent_found, entries, characters, expires_at
