@@ -72,7 +72,7 @@ describe('migrate (real Postgres, a throwaway database)', () => {
   it('finds the committed migrations of every service that owns data, in name order', () => {
     expect(sources.map((source) => source.service)).toEqual(['batch', 'billing', 'conversations']);
     expect(sources.map((source) => source.dir)).toEqual(['batch', 'billing', 'conversations'].map((service) => join(REPO_ROOT, 'services', service, 'prisma', 'migrations')));
-    expect(ids).toEqual(['batch/0001_init', 'batch/0002_file_chunks', 'batch/0003_batches', 'billing/0001_init', 'billing/0002_key_baseline', 'billing/0003_limits_free_byok', 'billing/0004_usage_outbox', 'conversations/0001_init', 'conversations/0002_threads', 'conversations/0003_response_pool', 'conversations/0004_complete_turn', 'conversations/0005_thread_totals']);
+    expect(ids).toEqual(['batch/0001_init', 'batch/0002_file_chunks', 'batch/0003_batches', 'billing/0001_init', 'billing/0002_key_baseline', 'billing/0003_limits_free_byok', 'billing/0004_usage_outbox', 'conversations/0001_init', 'conversations/0002_threads', 'conversations/0003_response_pool', 'conversations/0004_complete_turn', 'conversations/0005_thread_totals', 'conversations/0006_turn_totals_at_insert']);
     for (const migration of migrations) expect(migration.checksum).toMatch(/^[0-9a-f]{64}$/);
   });
 
