@@ -43,7 +43,7 @@ const GOAL_SETTLEMENTS_PER_S = 2000;
 const dist = (path) => join(root, path);
 const require = createRequire(import.meta.url);
 const requireFrom = (pkg) => createRequire(join(root, pkg, 'package.json'));
-const { grpc, CLIENT_OPTIONS, clientInterceptorProviders, insecure } = require(dist('libs/grpc/dist/index.js'));
+const { grpc, callUnary, clientOptions, insecure } = require(dist('libs/grpc/dist/index.js'));
 const { loadBillingProto } = require(dist('libs/protos/dist/index.js'));
 const protoLoader = requireFrom('libs/protos')('@grpc/proto-loader');
 const { protoPath: healthProtoPath } = requireFrom('libs/grpc')('grpc-health-check');
@@ -54,7 +54,7 @@ const { freePort, waitForPort } = require(dist('libs/fleet/dist/index.js'));
 const { createPrisma } = require(dist('services/billing/dist/db.js'));
 const { createOrganization } = require(dist('services/billing/dist/cli/admin-commands.js'));
 const { admit } = require(dist('services/billing/dist/admission/admit.js'));
-const { release } = require(dist('services/billing/dist/admission/release.js'));
+const { release } = require(dist('libs/admission/dist/index.js'));
 const { settle } = require(dist('services/billing/dist/settlement/settle.js'));
 const { balanceFromLedger, balanceKey } = require(dist('services/billing/dist/admission/balance.js'));
 
@@ -138,10 +138,9 @@ async function publishAll(channel, records) {
   await Promise.all(Array.from({ length: Math.min(PUBLISH_WINDOW, records.length) }, worker));
 }
 
+/** One unary call as the fleet's clients make it (libs/grpc callUnary: deadline, metrics, spec errors). */
 function unary(client, method, request) {
-  return new Promise((resolve, reject) => {
-    client[method](request, { deadline: Date.now() + 5000 }, (error, response) => (error ? reject(error) : resolve(response)));
-  });
+  return callUnary(client[method], client, request, { deadlineMs: 5000 }, 'billing_unavailable');
 }
 
 async function startBilling(port, output) {
@@ -234,12 +233,12 @@ async function main() {
       if (!stopping) process.stderr.write(`billing exited (${signal ?? code})\n${billingOutput.text}\n`);
     });
 
-    // Same channel options and interceptor as the edge's clients (services/edge/src/clients).
-    const clientOptions = { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: 5000 }) };
+    // Same channel options as the fleet's clients (libs/backends).
+    const channelOptions = clientOptions(5000);
     const billingProto = loadBillingProto();
     const healthProto = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { keepCase: true, enums: String }));
-    const billingClient = new billingProto.BillingService(`127.0.0.1:${port}`, insecure(), clientOptions);
-    const healthClient = new healthProto.grpc.health.v1.Health(`127.0.0.1:${port}`, insecure(), clientOptions);
+    const billingClient = new billingProto.BillingService(`127.0.0.1:${port}`, insecure(), channelOptions);
+    const healthClient = new healthProto.grpc.health.v1.Health(`127.0.0.1:${port}`, insecure(), channelOptions);
     clients.push(billingClient, healthClient);
 
     // (a) + (b): one loop, every measurement interleaved.

@@ -44,7 +44,7 @@ const ORGANIZATION_RETENTION_DAYS = 30;
 
 const require = createRequire(import.meta.url);
 const requireFrom = (pkg) => createRequire(join(root, pkg, 'package.json'));
-const { grpc, CLIENT_OPTIONS, clientInterceptorProviders, insecure } = require(join(root, 'libs/grpc/dist/index.js'));
+const { grpc, callUnary, clientOptions, insecure } = require(join(root, 'libs/grpc/dist/index.js'));
 const { createConversationsClient } = require(join(root, 'libs/backends/dist/index.js'));
 const protoLoader = requireFrom('libs/protos')('@grpc/proto-loader');
 const { protoPath: healthProtoPath } = requireFrom('libs/grpc')('grpc-health-check');
@@ -77,14 +77,13 @@ async function timedGet(url, headers) {
 async function boot(label, checkout, telemetry, sinkUrl) {
   const booted = await bootSideBySide({ label: `responses ${label}`, checkout, telemetry, sinkUrl });
   const conversationsAddress = `127.0.0.1:${booted.fleet.ports.conversations}`;
-  const clientOptions = { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: 5000 }) };
   return {
     label,
     baseUrl: booted.fleet.baseUrl,
     headers: { authorization: `Bearer ${booted.apiKey}` },
     organizationId: booted.organizationId,
     conversations: createConversationsClient({ address: conversationsAddress, deadlineMs: 5000 }),
-    health: new healthProto.grpc.health.v1.Health(conversationsAddress, insecure(), clientOptions),
+    health: new healthProto.grpc.health.v1.Health(conversationsAddress, insecure(), clientOptions(5000)),
     stop: booted.stop,
   };
 }
@@ -147,8 +146,10 @@ function completeTurnQuery(fleet) {
   };
 }
 
-function healthCheck(client) {
-  return new Promise((done, fail) => client.Check({ service: '' }, (error, reply) => (error ? fail(error) : reply.status === 'SERVING' ? done() : fail(new Error(`health ${reply.status}`)))));
+/** A health check as the fleet's clients make a unary call (libs/grpc callUnary). */
+async function healthCheck(client) {
+  const reply = await callUnary(client.Check, client, { service: '' }, { deadlineMs: 5000 }, 'conversations_unavailable');
+  if (reply.status !== 'SERVING') throw new Error(`health ${reply.status}`);
 }
 
 async function timed(fn) {

@@ -22,7 +22,7 @@ import { root, summarize } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const requireFrom = (pkg) => createRequire(join(root, pkg, 'package.json'));
-const { grpc, CLIENT_OPTIONS, clientInterceptorProviders, insecure } = require(join(root, 'libs/grpc/dist/index.js'));
+const { grpc, callUnary, clientOptions, insecure } = require(join(root, 'libs/grpc/dist/index.js'));
 const protoLoader = requireFrom('libs/protos')('@grpc/proto-loader');
 const { HealthImplementation, protoPath: healthProtoPath } = requireFrom('libs/grpc')('grpc-health-check');
 
@@ -65,7 +65,7 @@ async function main() {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const session = connectHttp2(`http://127.0.0.1:${ports.http2}`);
     const health = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { keepCase: true, enums: String }));
-    const client = new health.grpc.health.v1.Health(`127.0.0.1:${ports.grpc}`, insecure(), { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: 5000 }) });
+    const client = new health.grpc.health.v1.Health(`127.0.0.1:${ports.grpc}`, insecure(), clientOptions(5000));
     // The same call on a channel with grpc-js's defaults and no interceptor: what the fleet's options add.
     const plainClient = new health.grpc.health.v1.Health(`127.0.0.1:${ports.grpc}`, insecure());
 
@@ -84,9 +84,8 @@ async function main() {
         stream.on('end', done);
         stream.end('hello');
       }),
-      'gRPC unary (libs/grpc client)': () => new Promise((done, fail) => {
-        client.Check({ service: '' }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (error) => (error ? fail(error) : done()));
-      }),
+      // As the fleet's clients call: callUnary (its deadline, metrics and error mapping).
+      'gRPC unary (libs/grpc client)': () => callUnary(client.Check, client, { service: '' }, { deadlineMs: 5000 }, 'internal_error'),
       'gRPC unary (grpc-js defaults)': () => new Promise((done, fail) => {
         plainClient.Check({ service: '' }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (error) => (error ? fail(error) : done()));
       }),

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { FileObject } from '@svc/messages';
 export type { FileObject };
-import { grpc, callUnary, clientInterceptorProviders, CLIENT_OPTIONS, grpcTarget, insecure } from '@svc/grpc';
+import { grpc, callUnary, clientOptions, grpcTarget, insecure } from '@svc/grpc';
 import { fromGrpcError, type ServiceError } from '@svc/errors';
 import { loadBatchProto, type BatchServiceClient, type FileContentChunk__Output, type FileReply__Output, type UploadFileRequest } from '@svc/protos';
 
@@ -75,8 +75,8 @@ const BATCHES_UNAVAILABLE = 'batches_unavailable';
  */
 export function createBatchClient(options: { address: string; deadlineMs: number; streamDeadlineMs?: number; protosDir?: string }): BatchClient {
   const proto = loadBatchProto(options.protosDir);
-  const clientOptions = { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: options.deadlineMs }) };
-  const client = new proto.BatchService(grpcTarget(options.address), insecure(), clientOptions) as unknown as BatchServiceClient;
+  const channelOptions = clientOptions(options.deadlineMs);
+  const client = new proto.BatchService(grpcTarget(options.address), insecure(), channelOptions) as unknown as BatchServiceClient;
   const unary = { deadlineMs: options.deadlineMs };
   const streamDeadline = () => Date.now() + (options.streamDeadlineMs ?? 3_600_000);
   const file = (reply: FileReply__Output) => JSON.parse(reply.file_json) as FileObject;

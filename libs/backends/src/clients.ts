@@ -1,4 +1,4 @@
-import { grpc, callUnary, clientInterceptorProviders, CLIENT_OPTIONS, grpcTarget, insecure } from '@svc/grpc';
+import { grpc, callUnary, clientOptions, grpcTarget, insecure } from '@svc/grpc';
 import { loadBillingProto, loadRouterProto, type AdmitRequest, type AdmitResponse__Output, type AuthenticateKeyResponse__Output, type BillingServiceClient, type RouteRequest, type RouteResponse__Output, type RouterServiceClient, type SettleRequest, type SettleResponse__Output, type ReleaseRequest, type ReleaseResponse__Output, type VendorKeysResponse__Output } from '@svc/protos';
 
 /** The edge's view of its gRPC peers, as promises with deadlines and spec errors. */
@@ -15,9 +15,9 @@ export interface Backends {
 export function createBackends(options: { routerAddr: string; billingAddr: string; deadlineMs: number; protosDir?: string }): Backends {
   const billingProto = loadBillingProto(options.protosDir);
   const routerProto = loadRouterProto(options.protosDir);
-  const clientOptions = { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: options.deadlineMs }) };
-  const billing = new billingProto.BillingService(grpcTarget(options.billingAddr), insecure(), clientOptions) as unknown as BillingServiceClient;
-  const router = new routerProto.RouterService(grpcTarget(options.routerAddr), insecure(), clientOptions) as unknown as RouterServiceClient;
+  const channelOptions = clientOptions(options.deadlineMs);
+  const billing = new billingProto.BillingService(grpcTarget(options.billingAddr), insecure(), channelOptions) as unknown as BillingServiceClient;
+  const router = new routerProto.RouterService(grpcTarget(options.routerAddr), insecure(), channelOptions) as unknown as RouterServiceClient;
   const deadline = { deadlineMs: options.deadlineMs };
   return {
     authenticateKey: (keyHash) => callUnary(billing.AuthenticateKey, billing, { key_hash: keyHash }, deadline, 'auth_unavailable'),

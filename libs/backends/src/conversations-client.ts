@@ -1,4 +1,4 @@
-import { grpc, callUnary, clientInterceptorProviders, CLIENT_OPTIONS, grpcTarget, insecure } from '@svc/grpc';
+import { grpc, callUnary, clientOptions, grpcTarget, insecure } from '@svc/grpc';
 import { loadConversationsProto, type ConversationsServiceClient } from '@svc/protos';
 
 /**
@@ -245,8 +245,8 @@ function itemList(data: ConversationItem[], hasMore: boolean, firstId?: string, 
  */
 export function createConversationsClient(options: { address: string; deadlineMs: number; writeDeadlineMs?: number; protosDir?: string }): ConversationsClient {
   const proto = loadConversationsProto(options.protosDir);
-  const clientOptions = { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs: options.deadlineMs }) };
-  const client = new proto.ConversationsService(grpcTarget(options.address), insecure(), clientOptions) as unknown as ConversationsServiceClient;
+  const channelOptions = clientOptions(options.deadlineMs);
+  const client = new proto.ConversationsService(grpcTarget(options.address), insecure(), channelOptions) as unknown as ConversationsServiceClient;
   const read = { deadlineMs: options.deadlineMs };
   const write = { deadlineMs: Math.max(options.deadlineMs, options.writeDeadlineMs ?? 10_000) };
   const rpc = <K extends Rpc>(name: K, request: WireRequest<K>, deadline: { deadlineMs: number }): Promise<WireReply<K>> =>

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { ServiceError, toGrpcError, fromGrpcError, type ErrorCode } from '@svc/errors';
 import { throttledWarning, type Logger } from '@svc/logger';
-import { recordClientCall } from './client-interceptor';
+import { clientInterceptorProviders, recordClientCall } from './client-interceptor';
 
 export { grpc };
 export { clientInterceptor, clientInterceptorProviders, recordClientCall } from './client-interceptor';
@@ -132,6 +132,14 @@ export const CLIENT_OPTIONS: grpc.ChannelOptions = {
   // such as a headless Service) are used in turn rather than pinning one replica.
   'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
 };
+
+/**
+ * The options of every service-to-service client channel: CLIENT_OPTIONS, and the client
+ * interceptor on streaming methods (unary calls are timed and given their deadline by callUnary).
+ */
+export function clientOptions(defaultDeadlineMs: number): grpc.ClientOptions {
+  return { ...CLIENT_OPTIONS, interceptor_providers: clientInterceptorProviders({ defaultDeadlineMs }) };
+}
 
 /**
  * A peer address as configured: `host:port`, a comma-separated list of `host:port` (one machine,
