@@ -8,7 +8,7 @@ import { estimateCall, type CallAdmission } from './billing';
 import { CallLedger, throwFirstFailure } from './ledger';
 import { decisionRefusal } from './decision/questions';
 import { DEFAULT_JEV_SETTINGS, jevCheck, jevRoute, type JevCheck } from './decision/jev';
-import type { Caller } from './ports';
+import { passedGate, type Caller } from './ports';
 import type { CallDeps, CallPolicy } from './types';
 import { planTier, routingPriceTier } from './tier';
 
@@ -67,12 +67,17 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
       return ledger.admit(estimate, { byok: byokNamed, auto, inputTokens: admissionInputTokens, maxTokens: input.maxTokens ?? 0 });
     };
     const takeTokens = (maxOutput: number) => ledger.chargeTokens(estimateChatTokens(inputTokens, input.maxTokens, maxOutput));
-    const images = pendingImages(deps, input, signal);
+    // A check still running beside the call (the per-address limit): admission and the token
+    // charge run with it (its refusal takes them back), what reaches outside waits for it.
+    const gate = passedGate(caller);
+    const images = caller.gate ? gate.then(() => pendingImages(deps, input, signal)) : pendingImages(deps, input, signal);
 
-    const routed = route(deps, query, key.plan === 'free', auto);
+    const routed = auto && caller.gate ? gate.then(() => route(deps, query, key.plan === 'free', auto)) : route(deps, query, key.plan === 'free', auto);
+    // A step a refusal ends early is never awaited: its failure is handled here, not left unhandled.
+    for (const step of [gate, images, routed]) step.catch(() => undefined);
     let decision: RouteDecision;
     // An id that is neither virtual nor in the catalog: routing refuses it (model_not_found) before anything is reserved.
-    if (!auto && (!named || decisionModel)) await routed;
+    if (!auto && (!named || decisionModel)) throwFirstFailure(await Promise.allSettled([gate, routed]));
     if (decisionModel) {
       // Spec (Errors, unsupported_for_model): no json_schema, a free-text or nested property, tools, images, tool results or stream true.
       const refusal = decisionRefusal(input, policy.api ?? 'chat');
@@ -80,10 +85,10 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
     }
     let jev: CallPlan['jev'];
     if (!auto) {
-      throwFirstFailure(await Promise.allSettled([routed, admit(named), takeTokens(named?.capabilities.max_output ?? DEFAULT_MAX_TOKENS), images]));
+      throwFirstFailure(await Promise.allSettled([gate, routed, admit(named), takeTokens(named?.capabilities.max_output ?? DEFAULT_MAX_TOKENS), images]));
       decision = await routed;
     } else {
-      throwFirstFailure(await Promise.allSettled([routed, images]));
+      throwFirstFailure(await Promise.allSettled([gate, routed, images]));
       decision = await routed;
       const pick = deps.catalog.chatModel(decision.candidates[0]?.model ?? '');
       // The routed pick is reserved (and its output charged) even when jev answers: a fallback to it never overshoots.

@@ -35,6 +35,20 @@ export interface CallerKey {
 /** Who runs the call. */
 export interface Caller {
   key: CallerKey;
+  /**
+   * A check of the request still running beside the call's own steps (the edge's per-address
+   * limit): it resolves to its refusal, or to undefined when passed. Routing under auto, image
+   * downloads and the vendor wait for it; its refusal wins over every other step's answer.
+   */
+  gate?: Promise<Error | undefined>;
+}
+
+/** What waits on the caller's gate: resolves when it passed, rejects with its refusal. */
+export function passedGate(caller: Caller): Promise<void> {
+  if (!caller.gate) return Promise.resolve();
+  return caller.gate.then((refusal) => {
+    if (refusal) throw refusal;
+  });
 }
 
 /** Admission's question: reserve this call's estimate (billing.Admit). */

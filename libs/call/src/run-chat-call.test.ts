@@ -245,6 +245,45 @@ describe('one billed chat call (in-memory ports)', () => {
     expect(released).toHaveLength(0);
   });
 
+  it("a caller's gate (the edge's per-address check) runs beside admission; no vendor is asked before it passes", async () => {
+    const seen = vendors({ 'orion-mini-5': { content: 'Hello!' } });
+    const { deps, admitted, records } = ports();
+    let pass!: (refusal: Error | undefined) => void;
+    const gate = new Promise<Error | undefined>((resolve) => (pass = resolve));
+    const running = runChatCall(deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY, gate }, unary, signal());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Admission ran while the gate was still open; nothing reached a vendor.
+    expect(admitted).toHaveLength(1);
+    expect(seen).toHaveLength(0);
+    pass(undefined);
+    const outcome = await running;
+    expect(outcome?.kind).toBe('unary');
+    expect(seen).toHaveLength(1);
+    expect(records).toHaveLength(1);
+  });
+
+  it("a gate's refusal wins over every other step: the reservation is released, no vendor or router is asked", async () => {
+    const seen = vendors({ 'orion-mini-5': { content: 'never' } });
+    const refusal = new ServiceError('ip_rate_limit_exceeded', 'Too many requests from your address.');
+    // Named: admission answered (and reserved), the gate refused: released once.
+    const named = ports();
+    await expect(runChatCall(named.deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY, gate: Promise.resolve(refusal) }, unary, signal())).rejects.toBe(refusal);
+    expect(named.admitted).toHaveLength(1);
+    expect(named.released).toHaveLength(1);
+    // Admission refusing too: the gate's refusal is still the answer.
+    const broke = ports({ admit: async () => Promise.reject(new ServiceError('insufficient_credits', 'no credit')) });
+    await expect(runChatCall(broke.deps, chat({ model: 'vendor-1/orion-mini-5' }), { key: KEY, gate: Promise.resolve(refusal) }, unary, signal())).rejects.toBe(refusal);
+    // An unknown model: the same.
+    await expect(runChatCall(named.deps, chat({ model: 'vendor-1/no-such-model' }), { key: KEY, gate: Promise.resolve(refusal) }, unary, signal())).rejects.toBe(refusal);
+    // Auto: the router is not asked before the gate passes, so a refused call never reaches it.
+    const route = jest.fn(async (query: RouteQuery) => routeNamed(catalog, { ...query, model: 'vendor-4/atlas-4-maverick' }));
+    const auto = ports({ route });
+    await expect(runChatCall(auto.deps, chat({ model: 'auto' }), { key: KEY, gate: Promise.resolve(refusal) }, unary, signal())).rejects.toBe(refusal);
+    expect(route).not.toHaveBeenCalled();
+    expect(auto.admitted).toHaveLength(0);
+    expect(seen).toHaveLength(0);
+  });
+
   it('the attempt deadline is a timer the call owns: a silent vendor ends in 504 upstream_timeout', async () => {
     vendors({ 'orion-mini-5': { content: 'late', delayMs: 1_500 } });
     const { deps, released } = ports();

@@ -8,7 +8,7 @@ import { AttemptDeadline } from './attempts';
 import { usageBillingFields } from './billing';
 import { estimateEmbeddingTokens } from './tokens';
 import { toClientError } from './vendor-errors';
-import type { Caller } from './ports';
+import { passedGate, type Caller } from './ports';
 import type { CallDeps, CallPolicy } from './types';
 
 /** A validated embeddings request: the model already resolved against the caller's access. */
@@ -56,10 +56,12 @@ export async function runEmbeddingsCall(deps: EmbeddingsCallDeps, input: Embeddi
     const estimate = estimateEmbeddingTokens(input.inputs);
     // Both run to the end, so a failure of one never leaves the other's charge behind.
     const reserve = priceEmbeddings(model, estimate, byok, false, feePercent);
-    const [admitted, charge] = await Promise.allSettled([
+    const [passed, admitted, charge] = await Promise.allSettled([
+      passedGate(caller),
       ledger.admit({ micros: reserve.cost_micros, listMicros: reserve.list_micros }, { byok, auto: false, inputTokens: estimate }),
       ledger.chargeTokens(estimate),
     ]);
+    if (passed.status === 'rejected') throw passed.reason;
     if (admitted.status === 'rejected') throw admitted.reason;
     if (charge.status === 'rejected') throw charge.reason;
     const admission = admitted.value;

@@ -28,12 +28,16 @@ export async function authenticate(key: string | undefined, cache: KeyCache, loo
 }
 
 /** The key's record, or the 401 refusals (missing, incorrect, revoked, expired): before the key is known. */
+/** What keys are looked up and cached by: the SHA-256 of the key, hex. */
+export function keyHash(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
 export async function identify(key: string | undefined, cache: KeyCache, lookup: (hash: string) => Promise<KeyRecord__Output>, now = Date.now()): Promise<KeyRecord__Output> {
   if (!key) {
     throw new ServiceError('invalid_api_key', 'You did not provide an API key. Send it as "Authorization: Bearer <API_KEY>" or in the x-api-key header.', { headers: MISSING_KEY_HEADERS });
   }
-  const hash = createHash('sha256').update(key, 'utf8').digest('hex');
-  const record = await cache.get(hash, lookup);
+  const record = await cache.get(keyHash(key), lookup);
   if (record.revoked) throw new ServiceError('invalid_api_key', 'The API key provided has been revoked.');
   if (Number(record.expires_at_ms) > 0 && Number(record.expires_at_ms) <= now) throw new ServiceError('key_expired', 'The API key provided has expired.');
   return record;

@@ -37,6 +37,12 @@ export class KeyCache {
     return lookup;
   }
 
+  /** Whether a lookup of `hash` would be answered from memory now. */
+  holds(hash: string): boolean {
+    const entry = this.entries.get(hash);
+    return entry !== undefined && entry.expiresAt > this.now();
+  }
+
   /** Drops a record; returns it (so what hangs off its organization can be dropped too). */
   invalidate(hash: string): KeyRecord__Output | undefined {
     const entry = this.entries.get(hash);

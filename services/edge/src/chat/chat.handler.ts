@@ -6,6 +6,7 @@ import type { KeyRecord__Output } from '@svc/protos';
 import { ChatCall, parseChatRequest, renderChunk, renderCompletion, renderUsageChunk, type CacheState, type CallDeps, type HealthPort, type ImageResolver, type JevSettings, type SplitSettings, type OwnKeysPort, type StreamCallResult, type UsageSink } from '@svc/call';
 import type { Backends } from '../clients/clients';
 import type { KeyLimiter } from '../limits/key-limits';
+import { callGate } from '../limits/ip-limit';
 import { requireScopes } from '../auth/authenticate';
 import { clientFailure, SseResponse, unaryWithCommit } from '../calls/http';
 import { applyHeaders, applyServedHeaders, servedHeaders, billingPort, clientSignal, forwardedSimulatorHeaders, routerPort, tokenGate, withRateLimitHeaders } from '../calls/ports';
@@ -76,7 +77,7 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       const input = parseChatRequest(req.body, req.headers, { remoteImages: 'defer' });
       const signal = clientSignal(res);
       const policy = { stream: input.stream, simulatorHeaders: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers) };
-      const call = await ChatCall.start(callDeps(deps), input, { key }, policy, signal);
+      const call = await ChatCall.start(callDeps(deps), input, { key, gate: callGate(res) }, policy, signal);
       applyHeaders(res, call.headers);
       if (input.stream) await streamChat(deps, call, res, signal);
       else await unaryChat(deps, call, res, signal);

@@ -5,6 +5,7 @@ import type { ChatDeps } from '../chat/chat.handler';
 import { requireScopes } from '../auth/authenticate';
 import { applyHeaders, applyServedHeaders, billingPort, clientSignal, forwardedSimulatorHeaders, tokenGate, withRateLimitHeaders } from '../calls/ports';
 import { parseEmbeddingsRequest, resolveEmbeddingModel } from './request';
+import { callGate } from '../limits/ip-limit';
 
 /** What the embeddings endpoint uses of the chat dependencies. */
 export type EmbeddingsDeps = Pick<ChatDeps, 'catalog' | 'backends' | 'billing' | 'usage' | 'keyLimiter' | 'logger' | 'simUrl' | 'vendorKeys' | 'forwardSimHeaders' | 'attemptTimeoutMs' | 'ownKeys'>;
@@ -33,7 +34,7 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
           attemptTimeoutMs: deps.attemptTimeoutMs,
         },
         { model, inputs: input.inputs, ...(input.dimensions !== undefined ? { dimensions: input.dimensions } : {}) },
-        { key },
+        { key, gate: callGate(res) },
         { simulatorHeaders: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers) },
         signal,
       );

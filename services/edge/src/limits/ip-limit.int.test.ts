@@ -5,7 +5,9 @@ import express from 'express';
 import { ServiceError } from '@svc/errors';
 import { createRedis, waitReady, type Redis } from '@svc/redis';
 import { errorHandler } from '../middleware/errors';
-import { createIpLimiter, ipLimitKey, type IpLimiterOptions } from './ip-limit';
+import { requireKey } from '../middleware/auth';
+import { KeyCache } from '../auth/key-cache';
+import { callGate, createIpLimiter, ipLimitKey, type IpLimiterOptions } from './ip-limit';
 
 // Real Redis; each test gets a key prefix of its own (every HTTP request here comes from
 // 127.0.0.1, so tests must not share buckets). The clock is injected.
@@ -178,5 +180,96 @@ describe('per-address limiter (real Redis)', () => {
     const b = createIpLimiter({ redis: second, limitPerMinute: 10, logger: { warn: jest.fn() } as never, now: time.now });
     const results = await Promise.all(Array.from({ length: 15 }, () => [a.check('192.0.2.77'), b.check('192.0.2.77')]).flat());
     expect(results.filter((result) => result === undefined)).toHaveLength(10);
+  });
+
+  it('on the calls the check runs beside the request: a refusal is still the answer, with the -ip headers only', async () => {
+    const { redis } = await freshRedis();
+    const app = express();
+    app.use(express.json());
+    const v1 = express.Router();
+    v1.use(createIpLimiter({ redis, limitPerMinute: 2, logger: { warn: jest.fn() } as never, now: clock().now }).middleware);
+    const reached: string[] = [];
+    const vendor: string[] = [];
+    // Stands in for the key lookup and the call: sets the key's headers, waits on the gate before
+    // any vendor work, and fails or succeeds as asked.
+    v1.post('/chat/completions', (req, res, next) => {
+      reached.push(req.body.mode);
+      res.setHeader('x-ratelimit-limit-requests', '600');
+      if (req.body.mode === 'unauthenticated') return next(new ServiceError('invalid_api_key', 'No API key provided.'));
+      const gate = callGate(res)!;
+      gate.then((refusal) => {
+        if (refusal) {
+          // What a call adds to its own copy of the refusal never reaches the answer.
+          refusal.headers['x-ratelimit-remaining-tokens'] = '1';
+          return next(refusal);
+        }
+        vendor.push(req.body.mode);
+        res.json({ ok: true });
+      }, next);
+    });
+    v1.get('/ping', (_req, res) => void res.json({ ok: true }));
+    app.use('/v1', v1);
+    app.use(errorHandler({ error: jest.fn() } as never));
+    const server: Server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const post = (mode: string) => fetch(`${base}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode }) });
+    try {
+      expect((await post('call')).status).toBe(200);
+      expect((await post('unauthenticated')).status).toBe(401);
+      // Over the limit: the request ran beside the check, but its answer is the 429 either way.
+      for (const mode of ['unauthenticated', 'call']) {
+        const refused = await post(mode);
+        expect(refused.status).toBe(429);
+        expect(await refused.json()).toMatchObject({ error: { code: 'ip_rate_limit_exceeded', type: 'rate_limit_error' } });
+        expect(refused.headers.get('x-ratelimit-limit-ip')).toBe('2');
+        expect(refused.headers.get('x-ratelimit-limit-requests')).toBeNull();
+        expect(refused.headers.get('x-ratelimit-remaining-tokens')).toBeNull();
+      }
+      expect(reached).toEqual(['call', 'unauthenticated', 'unauthenticated', 'call']);
+      expect(vendor).toEqual(['call']);
+      // Other routes are checked first, as before: a refused request never reaches its handler.
+      expect((await fetch(`${base}/ping`)).status).toBe(429);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('beside the calls it still guards the key lookup: a key the cache lacks is looked up only after the address passed', async () => {
+    const { redis } = await freshRedis();
+    const app = express();
+    const v1 = express.Router();
+    v1.use(createIpLimiter({ redis, limitPerMinute: 3, logger: { warn: jest.fn() } as never, now: clock().now }).middleware);
+    const lookups: string[] = [];
+    const record = { key_id: 'key_1', organization_id: 'org_1', organization_status: 'active', scopes: ['chat'], revoked: false, expires_at_ms: '0' };
+    const lookup = jest.fn(async (hash: string) => {
+      lookups.push(hash);
+      if (lookups.length > 1) throw new ServiceError('invalid_api_key', 'Incorrect API key provided.');
+      return record as never;
+    });
+    v1.use(requireKey(new KeyCache(60_000), lookup));
+    // A call answers only once the gate passed (libs/call), as this stand-in does.
+    v1.post('/chat/completions', (_req, res, next) => void callGate(res)!.then((refusal) => (refusal ? next(refusal) : res.json({ ok: true })), next));
+    app.use('/v1', v1);
+    app.use(errorHandler({ error: jest.fn() } as never));
+    const server: Server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const post = (key: string) => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+    try {
+      expect((await post('svc_live_known')).status).toBe(200);
+      expect((await post('svc_live_unknown_1')).status).toBe(401);
+      expect((await post('svc_live_known')).status).toBe(200); // from the cache
+      expect(lookups).toHaveLength(2);
+      // Over the limit: new keys are not looked up at all, the cached one is refused the same.
+      for (const key of ['svc_live_unknown_2', 'svc_live_unknown_3', 'svc_live_known']) expect((await post(key)).status).toBe(429);
+      expect(lookups).toHaveLength(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

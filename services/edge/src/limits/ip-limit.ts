@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ServiceError, formatDuration, retryAfterSeconds } from '@svc/errors';
 import { svcMetrics } from '@svc/telemetry';
 import { defineScripts, tag, type Redis } from '@svc/redis';
@@ -49,6 +49,48 @@ export interface IpLimiterOptions {
   now?: () => number;
   /** Longest wait for Redis before the check is skipped (fail open). */
   timeoutMs?: number;
+  /** Requests whose check runs beside them (default `checksBeside`: the calls). */
+  checkBeside?: (req: Pick<Request, 'method' | 'path'>) => boolean;
+}
+
+/**
+ * Where the check runs beside the request instead of before it: the calls (POST
+ * /v1/chat/completions and /v1/embeddings, relative to /v1). Their key lookup (a cache hit), body
+ * parsing and validation need nothing from the check, so its round trip to Redis overlaps them;
+ * what the spec orders still holds, because nothing the request causes outside the edge and no
+ * answer leaves before the check has passed (`IpGate`). A route listed here must answer only
+ * through the call pipeline (which waits on the gate before any vendor) or with an error (the
+ * error handler waits on it).
+ */
+export function checksBeside(req: Pick<Request, 'method' | 'path'>): boolean {
+  return req.method === 'POST' && (req.path === '/chat/completions' || req.path === '/embeddings');
+}
+
+/**
+ * The per-address check of a request that goes on while it runs (res.locals.ipGate). The call
+ * waits for `refusal` before routing under auto, downloading images or calling a vendor
+ * (libs/call, Caller.gate); the error handler waits for it before any error answer, and a refusal
+ * is then the answer, as if the check had run first: "checked before authentication" (spec,
+ * Authentication 7), with only the headers that were set before it.
+ */
+export interface IpGate {
+  refusal: Promise<ServiceError | undefined>;
+  /** Response headers already set when the check started; any other is dropped from a refusal's answer. */
+  headersBefore: string[];
+}
+
+export function ipGateOf(res: Response): IpGate | undefined {
+  return res.locals.ipGate as IpGate | undefined;
+}
+
+/**
+ * The gate a call waits on (libs/call Caller.gate), or undefined when the check already ran. Its
+ * refusal is a copy: a call adds its key's headers to the refusal it throws, and the answer must
+ * carry only the address's.
+ */
+export function callGate(res: Response): Promise<ServiceError | undefined> | undefined {
+  const gate = ipGateOf(res);
+  return gate?.refusal.then((refusal) => refusal && new ServiceError(refusal.code, refusal.message, { headers: { ...refusal.headers } }));
 }
 
 export interface IpLimiter {
@@ -122,8 +164,15 @@ export function createIpLimiter(options: IpLimiterOptions): IpLimiter {
     });
   }
 
-  const middleware: RequestHandler = (req, _res, next) => {
-    check(clientAddress(req, options.trustedProxyHeader)).then(
+  const beside = options.checkBeside ?? checksBeside;
+  const middleware: RequestHandler = (req, res, next) => {
+    const checking = check(clientAddress(req, options.trustedProxyHeader));
+    if (limit > 0 && beside(req)) {
+      res.locals.ipGate = { refusal: checking, headersBefore: res.getHeaderNames() } satisfies IpGate;
+      next();
+      return;
+    }
+    checking.then(
       (refusal) => next(refusal),
       (error: unknown) => next(error),
     );

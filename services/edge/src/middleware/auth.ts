@@ -1,10 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { trace } from '@svc/telemetry';
 import type { KeyRecord__Output } from '@svc/protos';
-import { identify, extractKey, refuseSuspended } from '../auth/authenticate';
+import { identify, extractKey, keyHash, refuseSuspended } from '../auth/authenticate';
 import type { KeyCache } from '../auth/key-cache';
 import type { KeyLimiter } from '../limits/key-limits';
 import { setRateLimitHeaders } from '../calls/ports';
+import { ipGateOf } from '../limits/ip-limit';
 
 /** The routes whose responses carry the key's rate-limit headers (spec: Limits; RULINGS 6). */
 const RATE_LIMITED = /^\/(chat\/completions|embeddings|responses)(\/|$)/;
@@ -17,7 +18,12 @@ const RATE_LIMITED = /^\/(chat\/completions|embeddings|responses)(\/|$)/;
 export function requireKey(cache: KeyCache, lookup: (hash: string) => Promise<KeyRecord__Output>, keyLimiter?: Pick<KeyLimiter, 'peek'>) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const key = extractKey(req.headers.authorization, req.headers['x-api-key'] as string | undefined);
-    identify(key, cache, lookup).then(
+    // The per-address limit guards the key lookup: where it runs beside the request (IpGate), a
+    // key the cache does not hold is looked up only once the address has passed.
+    // (Not inside the cache's lookup: concurrent misses of one key share it, across addresses.)
+    const gate = ipGateOf(res);
+    const identified = gate && key && !cache.holds(keyHash(key)) ? gate.refusal.then((refusal) => (refusal ? Promise.reject(refusal) : identify(key, cache, lookup))) : identify(key, cache, lookup);
+    identified.then(
       (record) => {
         try {
           refuseSuspended(record);

@@ -7,6 +7,7 @@ import { VendorError } from '@svc/vendors';
 import { ids } from '@svc/ids';
 import type { Logger } from '@svc/logger';
 import { trace, SpanStatusCode } from '@svc/telemetry';
+import { ipGateOf } from '../limits/ip-limit';
 
 /**
  * Failures before a handler in the spec's terms: 413 payload_too_large, 400 invalid_json for a
@@ -63,7 +64,7 @@ function abandonedByClient(error: unknown, req: Request, res: Response): boolean
  * x-request-id. A call the client abandoned is neither rendered nor logged as a failure.
  */
 export function errorHandler(logger: Logger) {
-  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+  const render = (error: unknown, req: Request, res: Response): void => {
     if (abandonedByClient(error, req, res)) {
       logger.info('client closed the connection before the answer; call cancelled', { request_id: res.locals.requestId, route: routeOf(req) });
       res.end();
@@ -82,6 +83,23 @@ export function errorHandler(logger: Logger) {
     for (const [name, value] of Object.entries(serviceError.headers)) res.setHeader(name, value);
     if (serviceError.status === 413) res.setHeader('connection', 'close');
     res.status(serviceError.status).json(serviceError.toBody());
+  };
+
+  // A request whose per-address check runs beside it (ip-limit.ts, IpGate) answers nothing before
+  // the check has: its refusal is then the answer, with the headers set before the check only.
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const gate = ipGateOf(res);
+    if (!gate || res.headersSent) return render(error, req, res);
+    gate.refusal.then(
+      (refusal) => {
+        if (refusal && !res.headersSent) {
+          for (const name of res.getHeaderNames()) if (!gate.headersBefore.includes(name)) res.removeHeader(name);
+          return render(refusal, req, res);
+        }
+        render(error, req, res);
+      },
+      () => render(error, req, res),
+    );
   };
 }
 
