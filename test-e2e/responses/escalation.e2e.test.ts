@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { blendedPrice, catalog } from '@svc/catalog';
 import { fleetState } from '../support/fleet-state';
 
 /**
@@ -67,13 +68,20 @@ describe('escalation on POST /v1/responses (openai SDK and raw stream bytes)', (
     expect(svcOf(fetched).escalated_from).toBe(`auto/${weak}`);
     expect(JSON.stringify(fetched.output)).not.toContain(HIDDEN);
 
-    // Later turns of the conversation stay on the stronger model.
+    // Later turns of the conversation stay on the stronger model: each is routed with the
+    // session's floor step, and served by the stronger model unless its own pick at that step is
+    // dearer (services/router/src/routing/route.ts). Which of the two a later turn's kind of work
+    // leads to is the classifier's reading of it, so the test accepts either and checks the rule.
+    const price = (model: string) => blendedPrice(catalog.chatModel(model)!.pricing);
+    const stays = (later: Svc) => later.model_served === svc.model_served || price(later.model_served) > price(svc.model_served);
     const next = await client.responses.create({ model: 'auto', input: 'Thanks. Now say goodbye to them.', previous_response_id: response.id, tools });
-    expect(svcOf(next).model_served).toBe(svc.model_served);
+    expect(stays(svcOf(next))).toBe(true);
     expect(svcOf(next).escalated_from).toBeUndefined();
     expect(svcOf(next).routing.trigger).toBe('new_human_message');
     const third = await client.responses.create({ model: 'auto', input: 'One more short line for them, please.', conversation: conversationId, tools } as never);
-    expect(svcOf(third).model_served).toBe(svc.model_served);
+    expect(stays(svcOf(third))).toBe(true);
+    // Never back to a cheaper model than the one the escalation moved to.
+    for (const later of [svcOf(next), svcOf(third)]) expect(price(later.model_served)).toBeGreaterThanOrEqual(price(svc.model_served));
   });
 
   it('a stream never shows the hidden call: the stronger model streams, response.completed carries escalated_from', async () => {
