@@ -27,12 +27,12 @@ export async function authenticate(key: string | undefined, cache: KeyCache, loo
   return record;
 }
 
-/** The key's record, or the 401 refusals (missing, incorrect, revoked, expired): before the key is known. */
 /** What keys are looked up and cached by: the SHA-256 of the key, hex. */
 export function keyHash(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+/** The key's record, or the 401 refusals (missing, incorrect, revoked, expired): before the key is known. */
 export async function identify(key: string | undefined, cache: KeyCache, lookup: (hash: string) => Promise<KeyRecord__Output>, now = Date.now()): Promise<KeyRecord__Output> {
   if (!key) {
     throw new ServiceError('invalid_api_key', 'You did not provide an API key. Send it as "Authorization: Bearer <API_KEY>" or in the x-api-key header.', { headers: MISSING_KEY_HEADERS });

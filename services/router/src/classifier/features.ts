@@ -15,7 +15,9 @@
  * vectors (word-vectors.ts), weighted toward rarer words and scaled to unit length: what the
  * request is about, in a space shared with words no training row used.
  */
-import { EMBEDDING_DIM_FILE, WordVectors, loadWordVectors, lookup } from './word-vectors';
+import { EMBEDDING_DIM, WordVectors, loadWordVectors, lookup } from './word-vectors';
+
+export { EMBEDDING_DIM };
 
 export const HASH_BITS = 18;
 export const BUCKETS = 1 << HASH_BITS;
@@ -32,7 +34,6 @@ export const DENSE = {
   /** First of the word-vector mean's EMBEDDING_DIM slots. */
   embedding: BUCKETS + 6,
 } as const;
-export const EMBEDDING_DIM = EMBEDDING_DIM_FILE;
 export const FEATURE_DIM = BUCKETS + 6 + EMBEDDING_DIM;
 
 /**

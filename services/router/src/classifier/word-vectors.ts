@@ -24,7 +24,7 @@ export interface WordVectors {
 }
 
 /** Dimensions of the committed table; the feature layout is built around it. */
-export const EMBEDDING_DIM_FILE = 100;
+export const EMBEDDING_DIM = 100;
 
 export const DEFAULT_WORD_VECTORS_PATH = resolve(__dirname, '..', '..', 'data', 'word-vectors.bin');
 
