@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Busboy from 'busboy';
 import { ServiceError } from '@svc/errors';
 import type { BatchClient, FileObject, FileUpload } from '@svc/backends';
+import { idleTimeout } from '../middleware/errors';
 
 /** Spec (File endpoints; Limits, Files; RULINGS 3). */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -92,10 +93,11 @@ export function receiveUpload(req: IncomingMessage, res: ServerResponse, options
     let received = 0;
     let receivedAtFailure = 0;
 
+    const clearIdle = idleTimeout(req, idleMs);
     const done = (error: ServiceError | undefined, file?: FileObject) => {
       if (settled) return;
       settled = true;
-      req.socket.setTimeout(0);
+      clearIdle();
       if (error) {
         upload?.cancel();
         reject(error);
@@ -126,7 +128,6 @@ export function receiveUpload(req: IncomingMessage, res: ServerResponse, options
       upload?.cancel();
     };
 
-    req.socket.setTimeout(idleMs, () => req.socket.destroy());
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (failure && received - receivedAtFailure > REFUSED_UPLOAD_DRAIN_BYTES) answerFailure();

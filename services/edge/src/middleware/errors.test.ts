@@ -196,3 +196,33 @@ describe('malformed HTTP', () => {
     expect(answer).toMatch(/\r\nx-request-id: req_[0-9a-f]{32}\r\n/);
   });
 });
+
+describe('a keep-alive connection', () => {
+  it('keeps no listener per request on its socket (the body idle timeouts are taken off with their listeners)', async () => {
+    const { Agent, request } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<import('node:net').Socket>();
+    const track = (socket: import('node:net').Socket) => sockets.add(socket);
+    server.on('connection', track);
+    const post = (path: string, body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${base}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      expect(await post('/v1/echo', '{"n":0}')).toBe(200);
+      const [socket] = [...sockets];
+      const before = socket.listenerCount('timeout');
+      for (let i = 1; i <= 30; i++) expect(await post('/v1/echo', `{"n":${i}}`)).toBe(200);
+      expect(sockets.size).toBe(1);
+      expect(socket.listenerCount('timeout')).toBe(before);
+    } finally {
+      server.off('connection', track);
+      agent.destroy();
+    }
+  });
+});

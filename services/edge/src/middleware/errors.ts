@@ -122,6 +122,25 @@ function tooLarge(limitBytes: number): ServiceError {
  * sets `connection: close` on 413). A body declared and not sent no longer holds the connection:
  * 10 s without a byte closes it; a body beyond the drain allowance is answered at once.
  */
+/**
+ * Closes the request's connection after `idleMs` without a byte; the returned function takes the
+ * timeout off again. The listener it added goes with it: a keep-alive connection carries many
+ * requests, and a listener left on its socket per request would keep every one of them (their
+ * request, response and span objects) for as long as the connection lives.
+ */
+export function idleTimeout(req: Pick<IncomingMessage, 'socket'>, idleMs: number): () => void {
+  const socket = req.socket;
+  const onIdle = () => socket.destroy();
+  socket.setTimeout(idleMs, onIdle);
+  let cleared = false;
+  return () => {
+    if (cleared) return;
+    cleared = true;
+    // setTimeout(0, listener) stops the timer and removes that listener.
+    socket.setTimeout(0, onIdle);
+  };
+}
+
 export function refuseDeclaredOverLimit(limitBytes: number, idleMs = REFUSED_BODY_IDLE_MS) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const declared = Number(req.headers['content-length']);
@@ -135,13 +154,13 @@ export function refuseDeclaredOverLimit(limitBytes: number, idleMs = REFUSED_BOD
       return;
     }
     let answered = false;
+    const clearIdle = idleTimeout(req, idleMs);
     const answer = () => {
       if (answered) return;
       answered = true;
-      req.socket.setTimeout(0);
+      clearIdle();
       next(refusal);
     };
-    req.socket.setTimeout(idleMs, () => req.socket.destroy());
     req.once('end', answer);
     req.once('error', () => req.socket.destroy());
     req.resume();
@@ -165,8 +184,7 @@ export function bodyReadIdle(idleMs = BODY_IDLE_MS) {
       next();
       return;
     }
-    req.socket.setTimeout(idleMs, () => req.socket.destroy());
-    const clear = () => req.socket.setTimeout(0);
+    const clear = idleTimeout(req, idleMs);
     req.once('end', clear);
     req.once('close', clear);
     next();
