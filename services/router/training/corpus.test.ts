@@ -87,7 +87,7 @@ describe('training set manifest and SOURCES.md', () => {
   });
 
   it('keeps the real-request probe out of training', () => {
-    const probe = manifest.sources.find((x) => x.id === 'hellobench') as { ships: boolean; probe?: boolean } | undefined;
+    const probe = manifest.sources.find((x) => x.id === 'auto-j') as { ships: boolean; probe?: boolean } | undefined;
     expect(probe).toMatchObject({ ships: false, probe: true });
   });
 });

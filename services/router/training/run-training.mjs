@@ -15,8 +15,8 @@
 //    labels, on a fifth of the labelled rows (split by problem) that difficulty training never
 //    saw, and on whole collections the fold models never saw;
 //  - eval_only: the shipped model on the collections whose licence keeps them out of training;
-//  - real_probe: the shipped model on the collection held out on purpose (HelloBench's requests
-//    written the way people write them).
+//  - real_probe: the shipped model on the collection held out on purpose (GAIR-NLP/auto-j's
+//    Chatbot Arena requests, as users sent them), with code and math detection.
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, statSync } from 'node:fs';
@@ -194,7 +194,25 @@ const pooled = ships.filter((r) => isDifficultyHeldout(r));
 difficulty.pooled_heldout = evaluateDifficulty(model, pooled.map((r) => ({ ...r, dl: { scale: 'pooled', value: r.difficulty } })));
 
 const evalOnlyScore = score(predictRows(model, evalOnly));
-const realProbeScore = realProbe.length ? score(predictRows(model, realProbe)) : undefined;
+const realProbePredictions = realProbe.length ? predictRows(model, realProbe) : undefined;
+const realProbeScore = realProbePredictions ? score(realProbePredictions) : undefined;
+
+/**
+ * Code and math detection (the family, not the exact tag): of the rows labelled a code kind (or
+ * math), the share predicted as any code kind (math) — recall — and of the rows predicted so, the
+ * share labelled so — precision.
+ */
+function families(predictions) {
+  const family = (tag) => (tag.startsWith('code:') ? 'code' : tag === 'math' ? 'math' : undefined);
+  const out = {};
+  for (const name of ['code', 'math']) {
+    const labelled = predictions.filter((p) => family(p.task_type) === name);
+    const predicted = predictions.filter((p) => family(p.predicted) === name);
+    const both = labelled.filter((p) => family(p.predicted) === name).length;
+    out[name] = { n: labelled.length, recall: round4(both / Math.max(1, labelled.length)), precision: round4(both / Math.max(1, predicted.length)) };
+  }
+  return out;
+}
 
 // The probes, written by hand for these measures only, one request per line with the kind of
 // work a person would name; never trained on (the training set may not contain any of their texts):
@@ -231,7 +249,7 @@ const report = {
   eval_only: evalOnlyScore,
   ...(chatProbe ? { chat_probe: chatProbe } : {}),
   ...(pasteProbe ? { paste_probe: pasteProbe } : {}),
-  ...(realProbeScore ? { real_probe: probeSummary(realProbeScore) } : {}),
+  ...(realProbeScore ? { real_probe: { ...probeSummary(realProbeScore), detection: families(realProbePredictions) } } : {}),
 };
 writeFileSync(evalPath, JSON.stringify(report, null, 2) + '\n');
 
@@ -256,6 +274,7 @@ if (pasteProbe) console.log(`paste probe (asks around a pasted document, never t
 if (realProbeScore) {
   console.log(`real-request probe (a public collection held out on purpose): accuracy ${pct(realProbeScore.accuracy)} (${realProbeScore.n} rows), macro-F1 ${realProbeScore.macro_f1.toFixed(3)}`);
   for (const [tag, s] of Object.entries(realProbeScore.per_tag)) console.log(`  ${tag.padEnd(28)} ${pct(s.accuracy).padStart(6)}  (${s.correct}/${s.n})`);
+  for (const [name, d] of Object.entries(families(realProbePredictions))) console.log(`  ${name} detection: recall ${pct(d.recall)} of ${d.n}, precision ${pct(d.precision)}`);
   for (const [k, v] of Object.entries(realProbeScore.top_confusions)) console.log(`  ${String(v).padStart(5)}  ${k}`);
 }
 console.log(`temperature             ${calib.temperature}`);

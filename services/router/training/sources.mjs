@@ -631,15 +631,13 @@ export const SOURCES = [
     repo: 'Quehry/HelloBench',
     group: 'hellobench',
     licence: 'MIT',
-    ships: false,
-    probe: true,
+    ships: true,
     mapping: [
-      'Held out as the **real-request probe** (never trained on, though its licence would allow it): requests written the way people write them, from Quora- and Reddit-style sources, labelled with the kind a person would name under this project\'s kinds of work (fiction is `roleplay_fiction`, as in the chat probe)',
+      'Requests written the way people write them, from Quora- and Reddit-style sources, labelled with the kind a person would name under this project\'s kinds of work (fiction is `roleplay_fiction`, as in the chat probe); held out as the real-request probe until GAIR-NLP/auto-j\'s larger set of Chatbot Arena requests took that place',
       'data/main_data/open_ended_qa.jsonl raw_text (open questions on science, tech, health, food, travel, music, books …) → `qa_knowledge`',
       'data/main_data/chat.jsonl raw_text by category: creative_write, script_write, continue_write → `roleplay_fiction` when the request asks for a story, scene, screenplay or other fiction, else `content_writing`; character_creation → `roleplay_fiction`; academic_write, guide_generation, idea_generation, curriculum_development, question_generation → `content_writing`; report_write → `research_report`; question_answering, explanation → `qa_knowledge`; science_problem_solve → `math`; rewrite → `data:transformation`; data_analysis and erotic requests left out',
       'data/main_data/heuristic_text_generation.jsonl: argumentative and keyword writing → `content_writing`; story, screenplay and role-play writing → `roleplay_fiction`',
-      'data/main_data/text_completion.jsonl: continuation → `roleplay_fiction`; imitative writing → `content_writing`; style_transfer → `data:transformation`',
-      'Annnotation_Interface/labeling_data/claude35/summarization_results.jsonl instructions (summarize a dialogue, news, report, article or blog given in full) → `summarization`',
+      'Left out: data/main_data/text_completion.jsonl (continue, imitate or restyle a story given in full) and the summarization instructions (a dialogue, news, report, article or blog given in full): a fixed instruction around long pasted text, which teaches the model to read the paste rather than the ask (the paste probe fell 78.6 → 69.0 % with them, 77.4 % without; the real-request probe 43.2 % with them, 42.2 % without)',
     ],
     read() {
       const rows = [];
@@ -665,10 +663,28 @@ export const SOURCES = [
       add('data/main_data/chat.jsonl', 'raw_text', 'chat', (r, text) => (written.has(r.category) ? (fiction(text) ? 'roleplay_fiction' : 'content_writing') : chatKind[r.category]));
       const generationKind = { argumentative_writing: 'content_writing', keyword_writing: 'content_writing', story_writing: 'roleplay_fiction', screenplay_writing: 'roleplay_fiction', roleplaying_writing: 'roleplay_fiction' };
       add('data/main_data/heuristic_text_generation.jsonl', 'instruction', 'htg', (r) => generationKind[r.category]);
-      const completionKind = { continuation: 'roleplay_fiction', imitative_writing: 'content_writing', style_transfer: 'data:transformation' };
-      add('data/main_data/text_completion.jsonl', 'instruction', 'completion', (r) => completionKind[r.category]);
-      add('Annnotation_Interface/labeling_data/claude35/summarization_results.jsonl', 'instruction', undefined, () => 'summarization', false);
+
       return rows;
+    },
+  },
+  {
+    id: 'longbench-write',
+    repo: 'THUDM/LongWriter',
+    group: 'longbench-write',
+    licence: 'Apache-2.0',
+    ships: true,
+    mapping: [
+      'evaluation/longbench_write_en.jsonl prompts (writing requests as users sent them, each with the length it asks for), by type: Literature and Creative Writing → `roleplay_fiction` when the request asks for a story, scene, dialogue or novel, else `content_writing`; Academic and Monograph → `research_report` when it asks for a research report, paper or thesis, else `content_writing`; Popular Science, Functional Writing, News Report, Community Forum, Education and Training → `content_writing`',
+    ],
+    read() {
+      const fiction = /\b(story|stories|novel|fanfiction|dialogue|scene|tale)\b/i;
+      const report = /\b(research report|paper|thesis)\b/i;
+      return jsonl(this.repo, 'evaluation/longbench_write_en.jsonl').map((r) => {
+        const text = String(r.prompt ?? '').trim();
+        const kind =
+          r.type === 'Literature and Creative Writing' ? (fiction.test(text) ? 'roleplay_fiction' : 'content_writing') : r.type === 'Academic and Monograph' ? (report.test(text) ? 'research_report' : 'content_writing') : 'content_writing';
+        return { text, task_type: kind, sub: r.type };
+      });
     },
   },
   {
@@ -897,6 +913,60 @@ export const SOURCES = [
         lines = parseCsv(text(this.repo, 'data/bash/manual_judgements/manual.evaluations.test.stc.csv')).map((r) => r.description ?? r.nl ?? Object.values(r)[0]);
       }
       return lines.filter((l) => l && l.length > 10).slice(0, 1500).map((l) => ({ text: l.trim(), task_type: 'code:shell_execution' }));
+    },
+  },
+  {
+    id: 'auto-j',
+    repo: 'GAIR-NLP/auto-j',
+    group: 'auto-j',
+    licence: 'none stated (queries mostly from lmsys/chatbot_arena_conversations)',
+    ships: false,
+    probe: true,
+    mapping: [
+      'The **real-request probe** (never trained on: no licence is stated for the data): Chatbot Arena users\' requests as they sent them, with the scenario the Auto-J authors labelled each with, from other_resources/scenario_classifier_data/{traindata,testdata}.jsonl (instruction + input, category), data/test/testdata_{pairwise,critique}.jsonl (prompt, scenario) and data/training/single_independent/usescenario.jsonl (meta.prompt, meta.scenario), each distinct request once',
+      'Scenario → kind of work: functional_writing, writing_personal_essay, writing_presentation_script, writing_email, writing_social_media_post, writing_blog_post, writing_job_application, writing_legal_document, writing_advertisement, writing_product_description, writing_news_article, writing_technical_document, writing_marketing_materials, writing_biography, writing_song_lyrics, title_generation, brainstorming → `content_writing`; creative_writing → `roleplay_fiction` when it asks for a story, scene or dialogue, else `content_writing`; roleplay → `roleplay_fiction`; open_question, explaining_general, verifying_fact, solving_exam_question_without_math, asking_how_to_question, seeking_advice, recommendation → `qa_knowledge` (requests that name code, a program or a programming tool left out: by this project\'s kinds they are code work); instructional_rewriting, paraphrasing, text_correction, language_polishing, text_simplification → `data:transformation`; text_summarization, note_summarization, post_summarization → `summarization`; math_reasoning, solving_exam_question_with_math → `math`; code_generation, code_to_code_translation → `code:sql_database`, `code:shell_execution`, `code:frontend_ui` by what the request names, else `code:general_impl`; code_correction_rewriting → `code:debugging`; text_to_text_translation → `translation`; classification_identification, topic_modeling → `classification_tagging`; chitchat → `conversational_reply`; information_extraction, keywords_extraction → `data:extraction`; writing_scientific_paper → `research_report`',
+      'Left out as no one kind of work: default, value_judgement, analyzing_general, explaining_code, question_generation, planning, ranking, rejecting, counterfactual, data_analysis, reading_comprehension, writing_cooking_recipe, code_simplification, peer_review, others',
+    ],
+    read() {
+      const writing = ['functional_writing', 'writing_personal_essay', 'writing_presentation_script', 'writing_email', 'writing_social_media_post', 'writing_blog_post', 'writing_job_application', 'writing_legal_document', 'writing_advertisement', 'writing_product_description', 'writing_news_article', 'writing_technical_document', 'writing_marketing_materials', 'writing_biography', 'writing_song_lyrics', 'title_generation', 'brainstorming'];
+      const kinds = {
+        ...Object.fromEntries(writing.map((s) => [s, 'content_writing'])),
+        roleplay: 'roleplay_fiction',
+        open_question: 'qa_knowledge', explaining_general: 'qa_knowledge', verifying_fact: 'qa_knowledge', solving_exam_question_without_math: 'qa_knowledge', asking_how_to_question: 'qa_knowledge', seeking_advice: 'qa_knowledge', recommendation: 'qa_knowledge',
+        instructional_rewriting: 'data:transformation', paraphrasing: 'data:transformation', text_correction: 'data:transformation', language_polishing: 'data:transformation', text_simplification: 'data:transformation',
+        text_summarization: 'summarization', note_summarization: 'summarization', post_summarization: 'summarization',
+        math_reasoning: 'math', solving_exam_question_with_math: 'math',
+        code_correction_rewriting: 'code:debugging', text_to_text_translation: 'translation',
+        classification_identification: 'classification_tagging', topic_modeling: 'classification_tagging', chitchat: 'conversational_reply',
+        information_extraction: 'data:extraction', keywords_extraction: 'data:extraction', writing_scientific_paper: 'research_report',
+      };
+      const fiction = /\b(story|stories|tale|fiction|novel|chapter|scene|screenplay|dialogue|plot|fairy)\b/i;
+      const codeish = /```|\b(code|coding|program|programming|python|javascript|typescript|java|c\+\+|c#|rust|golang|sql|html|css|react|function|compile|compiler|script|api|regex|xcode|linux|bash|excel formula|git)\b/i;
+      const codeKind = (t) =>
+        /\bSQL\b|\bquery\b.*\btable\b/i.test(t) ? 'code:sql_database' : /\b(shell|bash)\b/i.test(t) ? 'code:shell_execution' : /\b(HTML|CSS|React|Vue|web page|webpage)\b/i.test(t) && !/\bserver\b/i.test(t) ? 'code:frontend_ui' : 'code:general_impl';
+      const kindOf = (scenario, t) => {
+        if (scenario === 'creative_writing') return fiction.test(t.slice(0, 400)) ? 'roleplay_fiction' : 'content_writing';
+        if (scenario === 'code_generation' || scenario === 'code_to_code_translation') return codeKind(t);
+        const kind = kinds[scenario];
+        if (kind === 'qa_knowledge' && codeish.test(t)) return undefined;
+        return kind;
+      };
+      const found = [];
+      for (const r of jsonl(this.repo, 'other_resources/scenario_classifier_data/traindata.jsonl')) found.push([r.category, [r.instruction, r.input].filter(Boolean).join(' ')]);
+      for (const r of jsonl(this.repo, 'other_resources/scenario_classifier_data/testdata.jsonl')) found.push([r.category, [r.instruction, r.input].filter(Boolean).join(' ')]);
+      for (const r of jsonl(this.repo, 'data/test/testdata_pairwise.jsonl')) found.push([r.scenario, r.prompt]);
+      for (const r of jsonl(this.repo, 'data/test/testdata_critique.jsonl')) found.push([r.scenario, r.prompt]);
+      for (const r of jsonl(this.repo, 'data/training/single_independent/usescenario.jsonl')) found.push([r.meta?.scenario, r.meta?.prompt]);
+      const seen = new Set();
+      const rows = [];
+      for (const [scenario, raw] of found) {
+        const t = String(raw ?? '').trim();
+        if (!t || seen.has(t)) continue;
+        seen.add(t);
+        const kind = kindOf(scenario, t);
+        if (kind) rows.push({ text: t, task_type: kind, sub: scenario });
+      }
+      return rows;
     },
   },
 ];

@@ -37,6 +37,14 @@ describe('pastedAsks', () => {
     expect(pastedAsks(`Give me a short summary of this for my manager:\n${POLICY}`)).toEqual(['Give me a short summary of this for my manager:']);
   });
 
+  it('finds the request written on the same line as the code fence after it', () => {
+    const code = `public static String doAES(String param, String aesKey) {\n  byte[] key = aesKey.getBytes();\n  return encrypt(param, key);\n}\n`.repeat(4);
+    expect(pastedAsks(`convert this java function into golang: \`\`\`${code}\`\`\``)).toEqual(['convert this java function into golang:']);
+    // A blank line before the fence is found as before; one after the fence is not the ask's end.
+    expect(pastedAsks(`Write unit tests for this.\n\n\`\`\`\n${code}\`\`\``)).toEqual(['Write unit tests for this.']);
+    expect(pastedAsks(`Port this: \`\`\`\n${code.replace(/\n/g, '\n\n')}\`\`\``)).toEqual(['Port this:']);
+  });
+
   it('finds nothing in a short message, one without paragraphs, or one whose paragraphs are all long', () => {
     expect(pastedAsks('Summarize this.\n\nThe meeting moved to Tuesday.')).toEqual([]);
     expect(pastedAsks('x'.repeat(PASTE_MIN_CHARS - 1))).toEqual([]);
@@ -89,6 +97,21 @@ describe('the ask around a pasted document names the kind of work', () => {
     expect(c.taskType).toBe('data:extraction');
     expect(c.probabilities?.['data:extraction']).toBeCloseTo(c.confidence, 3);
     expect(c.probabilities?.qa_knowledge).toBe(0);
+  });
+
+  it('names a factual question under a paste extraction even when the question alone reads as something else', () => {
+    // Short questions about a document's own terms are what the model is least sure of alone;
+    // which of them it is unsure of moves from one training to the next.
+    const unsure = ['Is alcohol ever refunded?', 'Which form do I file my claim with?', 'What is the nightly hotel cap in Oslo?', 'How many days ahead must flights be booked?'].filter(
+      (question) => classifier.classify(user(question)).confidence < 0.5,
+    );
+    expect(unsure.length).toBeGreaterThan(0);
+    for (const question of unsure) {
+      const c = classifier.classify(user(`${POLICY}\n\n${question}`), { probabilities: true });
+      expect(c.taskType).toBe('data:extraction');
+      expect(c.probabilities?.['data:extraction']).toBeCloseTo(c.confidence, 3);
+      expect(c.probabilities?.qa_knowledge).toBe(0);
+    }
   });
 
   it('leaves the whole message to decide when the ask alone is unsure', () => {

@@ -187,14 +187,18 @@ export function pastedAsks(text: string): string[] {
   PARAGRAPH_BREAK.lastIndex = 0;
   const firstBreak = PARAGRAPH_BREAK.exec(head);
   const firstLineEnd = head.indexOf('\n');
-  if (firstBreak && firstBreak.index <= ASK_MAX_CHARS) asks.push(head.slice(0, firstBreak.index));
-  else if (firstLineEnd > 0 && firstLineEnd <= ASK_MAX_CHARS && /[:：]\s*$/.test(head.slice(0, firstLineEnd))) asks.push(head.slice(0, firstLineEnd));
+  const firstFence = head.indexOf('```');
+  if (firstBreak && firstBreak.index <= ASK_MAX_CHARS && (firstFence < 0 || firstBreak.index <= firstFence)) asks.push(head.slice(0, firstBreak.index));
+  else if (firstLineEnd > 0 && firstLineEnd <= ASK_MAX_CHARS && /[:：]\s*$/.test(head.slice(0, firstLineEnd)) && (firstFence < 0 || firstLineEnd <= firstFence)) asks.push(head.slice(0, firstLineEnd));
+  // Code pasted in a fence straight after the request, on the same paragraph ("convert this to Go: ```…```").
+  else if (firstFence > 0 && firstFence <= ASK_MAX_CHARS) asks.push(head.slice(0, firstFence));
   const tail = text.slice(-TAIL_WINDOW).replace(/\s+$/, '');
   let lastStart = -1;
   PARAGRAPH_BREAK.lastIndex = 0;
   for (let match = PARAGRAPH_BREAK.exec(tail); match; match = PARAGRAPH_BREAK.exec(tail)) lastStart = match.index + match[0].length;
   if (lastStart > 0 && tail.length - lastStart <= ASK_MAX_CHARS) asks.push(tail.slice(lastStart));
-  return asks.map((ask) => ask.trim()).filter((ask) => ask.length > 0 && ask.length * 3 <= text.length);
+  // A closing fence or a line of symbols alone asks nothing.
+  return asks.map((ask) => ask.trim()).filter((ask) => /\p{L}/u.test(ask) && ask.length * 3 <= text.length);
 }
 
 /** Kinds of work an ask does to a pasted text whatever the text is, code included. */
@@ -202,6 +206,12 @@ const WORK_ON_TEXT = new Set<TaskType>(['translation', 'summarization', 'data:tr
 
 /** What a confident ask names: a question about the pasted text is extraction from it. */
 const ASK_KIND: Partial<Record<TaskType, TaskType>> = { qa_knowledge: 'data:extraction' };
+
+/**
+ * An ask that asks for a fact: opens with a question word and ends with a question mark ("Which
+ * rack is it in?", "Is alcohol refunded?"), not a call for opinions ("Thoughts?", "Any comments?").
+ */
+const QUESTION = /^(what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|can|could|should|will|would|has|have|according to)\b[^\n]*[?？]\s*$/i;
 
 export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
   const asks = pastedAsks(input.text);
@@ -212,7 +222,18 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     const asked = predictText(model, { ...input, text: ask }, { noReason: true, probabilities: options.probabilities });
     if (!best || asked.confidence > best.asked.confidence) best = { ask, asked };
   }
-  if (!best || best.asked.confidence < ASK_CONFIDENCE) return whole;
+  if (!best) return whole;
+  /** Set when an unsure factual question is read as one about the paste: its confidence. */
+  let questionMass: number | undefined;
+  if (best.asked.confidence < ASK_CONFIDENCE) {
+    // A factual question written under (or over) a pasted text that names no kind of work plainly
+    // is a question about that text: extraction from it (pasted code stays the code's work). Its
+    // confidence is what the question alone gives a knowledge question and extraction together.
+    if (!QUESTION.test(best.ask) || whole.taskType.startsWith('code:')) return whole;
+    const p = predictText(model, { ...input, text: best.ask }, { noReason: true, probabilities: true }).probabilities ?? {};
+    questionMass = (p.qa_knowledge ?? 0) + (p['data:extraction'] ?? 0);
+    best = { ask: best.ask, asked: { ...best.asked, taskType: 'qa_knowledge', confidence: questionMass } };
+  }
   // Pasted code is the work unless the ask is to do something to it as text (translate it,
   // summarize it, convert it, rewrite it, sort it): the whole message's kind stands, read with the code.
   if (whole.taskType.startsWith('code:') && !WORK_ON_TEXT.has(best.asked.taskType as TaskType)) return whole;
@@ -229,7 +250,7 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
   return {
     ...whole,
     taskType,
-    confidence: Math.round(Math.max(asked.confidence, probabilities?.[taskType] ?? 0) * 1e4) / 1e4,
+    confidence: Math.round((questionMass ?? Math.max(asked.confidence, probabilities?.[taskType] ?? 0)) * 1e4) / 1e4,
     reason: asked.reason,
     ...(options.probabilities ? { probabilities } : {}),
   };
