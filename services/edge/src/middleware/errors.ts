@@ -115,14 +115,6 @@ function tooLarge(limitBytes: number): ServiceError {
 }
 
 /**
- * A body whose Content-Length is over the limit: 413 payload_too_large without parsing a byte of
- * it. A client that sends its whole body before reading the answer (most do) would see a reset
- * if the connection closed under it, so the body is read and dropped — up to 64 MB past the
- * limit, answered at its end — and the connection closed after the answer (the error handler
- * sets `connection: close` on 413). A body declared and not sent no longer holds the connection:
- * 10 s without a byte closes it; a body beyond the drain allowance is answered at once.
- */
-/**
  * Closes the request's connection after `idleMs` without a byte; the returned function takes the
  * timeout off again. The listener it added goes with it: a keep-alive connection carries many
  * requests, and a listener left on its socket per request would keep every one of them (their
@@ -141,6 +133,14 @@ export function idleTimeout(req: Pick<IncomingMessage, 'socket'>, idleMs: number
   };
 }
 
+/**
+ * A body whose Content-Length is over the limit: 413 payload_too_large without parsing a byte of
+ * it. A client that sends its whole body before reading the answer (most do) would see a reset
+ * if the connection closed under it, so the body is read and dropped — up to 64 MB past the
+ * limit, answered at its end — and the connection closed after the answer (the error handler
+ * sets `connection: close` on 413). A body declared and not sent no longer holds the connection:
+ * 10 s without a byte closes it; a body beyond the drain allowance is answered at once.
+ */
 export function refuseDeclaredOverLimit(limitBytes: number, idleMs = REFUSED_BODY_IDLE_MS) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const declared = Number(req.headers['content-length']);
