@@ -49,6 +49,14 @@ function jsonl(repo, path, rev) {
   return text(repo, path, rev).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
 
+/** The code kind a request names (SQL, a shell, a web page), else general implementation. */
+function codeKindNamed(text) {
+  if (/\bSQL\b|\bquery\b.*\btable\b/i.test(text)) return 'code:sql_database';
+  if (/\b(shell|bash)\b/i.test(text)) return 'code:shell_execution';
+  if (/\b(HTML|CSS|React|Vue|web page|webpage)\b/i.test(text) && !/\bserver\b/i.test(text)) return 'code:frontend_ui';
+  return 'code:general_impl';
+}
+
 function ls(repo, dir) {
   return execFileSync('git', ['-C', mirrorDir(repo), 'ls-tree', '-r', '--name-only', 'HEAD', dir], { encoding: 'utf8', maxBuffer: 64 << 20 })
     .split('\n')
@@ -598,15 +606,7 @@ export const SOURCES = [
       for (const r of json(this.repo, 'Codegen/codegen-instruct.json')) {
         const ask = String(r.instruction);
         if (/^(explain|what does|describe what|what is the (output|purpose))/i.test(ask) || /\bexplain\b/i.test(ask)) continue;
-        const kind = /\b(fix|debug|bug|errors?|correct the|mistake|wrong with|identify (and|the) (issue|problem))\b/i.test(ask)
-          ? 'code:debugging'
-          : /\bSQL\b|\bquery\b.*\btable\b/i.test(ask)
-            ? 'code:sql_database'
-            : /\b(shell|bash)\b/i.test(ask)
-              ? 'code:shell_execution'
-              : /\b(HTML|CSS|React|Vue|web page|webpage)\b/i.test(ask) && !/\bserver\b/i.test(ask)
-                ? 'code:frontend_ui'
-                : 'code:general_impl';
+        const kind = /\b(fix|debug|bug|errors?|correct the|mistake|wrong with|identify (and|the) (issue|problem))\b/i.test(ask) ? 'code:debugging' : codeKindNamed(ask);
         rows.push({ text: withInput(r), task_type: kind, sub: 'codegen' });
       }
       for (const r of json(this.repo, 'Toolformer/toolformer-similarity-0.6-dataset.json')) {
@@ -663,7 +663,6 @@ export const SOURCES = [
       add('data/main_data/chat.jsonl', 'raw_text', 'chat', (r, text) => (written.has(r.category) ? (fiction(text) ? 'roleplay_fiction' : 'content_writing') : chatKind[r.category]));
       const generationKind = { argumentative_writing: 'content_writing', keyword_writing: 'content_writing', story_writing: 'roleplay_fiction', screenplay_writing: 'roleplay_fiction', roleplaying_writing: 'roleplay_fiction' };
       add('data/main_data/heuristic_text_generation.jsonl', 'instruction', 'htg', (r) => generationKind[r.category]);
-
       return rows;
     },
   },
@@ -942,20 +941,18 @@ export const SOURCES = [
       };
       const fiction = /\b(story|stories|tale|fiction|novel|chapter|scene|screenplay|dialogue|plot|fairy)\b/i;
       const codeish = /```|\b(code|coding|program|programming|python|javascript|typescript|java|c\+\+|c#|rust|golang|sql|html|css|react|function|compile|compiler|script|api|regex|xcode|linux|bash|excel formula|git)\b/i;
-      const codeKind = (t) =>
-        /\bSQL\b|\bquery\b.*\btable\b/i.test(t) ? 'code:sql_database' : /\b(shell|bash)\b/i.test(t) ? 'code:shell_execution' : /\b(HTML|CSS|React|Vue|web page|webpage)\b/i.test(t) && !/\bserver\b/i.test(t) ? 'code:frontend_ui' : 'code:general_impl';
       const kindOf = (scenario, t) => {
         if (scenario === 'creative_writing') return fiction.test(t.slice(0, 400)) ? 'roleplay_fiction' : 'content_writing';
-        if (scenario === 'code_generation' || scenario === 'code_to_code_translation') return codeKind(t);
+        if (scenario === 'code_generation' || scenario === 'code_to_code_translation') return codeKindNamed(t);
         const kind = kinds[scenario];
         if (kind === 'qa_knowledge' && codeish.test(t)) return undefined;
         return kind;
       };
       const found = [];
-      for (const r of jsonl(this.repo, 'other_resources/scenario_classifier_data/traindata.jsonl')) found.push([r.category, [r.instruction, r.input].filter(Boolean).join(' ')]);
-      for (const r of jsonl(this.repo, 'other_resources/scenario_classifier_data/testdata.jsonl')) found.push([r.category, [r.instruction, r.input].filter(Boolean).join(' ')]);
-      for (const r of jsonl(this.repo, 'data/test/testdata_pairwise.jsonl')) found.push([r.scenario, r.prompt]);
-      for (const r of jsonl(this.repo, 'data/test/testdata_critique.jsonl')) found.push([r.scenario, r.prompt]);
+      for (const file of ['traindata', 'testdata']) {
+        for (const r of jsonl(this.repo, `other_resources/scenario_classifier_data/${file}.jsonl`)) found.push([r.category, [r.instruction, r.input].filter(Boolean).join(' ')]);
+      }
+      for (const file of ['pairwise', 'critique']) for (const r of jsonl(this.repo, `data/test/testdata_${file}.jsonl`)) found.push([r.scenario, r.prompt]);
       for (const r of jsonl(this.repo, 'data/training/single_independent/usescenario.jsonl')) found.push([r.meta?.scenario, r.meta?.prompt]);
       const seen = new Set();
       const rows = [];
