@@ -62,6 +62,38 @@ describe('hand-written rows', () => {
   });
 });
 
+describe('hand-written chat requests (data/handwritten-chat.jsonl)', () => {
+  const chat = readCorpus(resolve(DATA, 'handwritten-chat.jsonl'));
+  const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9']+/g) ?? []);
+  const jaccard = (a: Set<string>, b: Set<string>) => {
+    let shared = 0;
+    for (const w of a) if (b.has(w)) shared++;
+    return shared / Math.max(1, a.size + b.size - shared);
+  };
+
+  it('are labelled chat turns with known kinds, difficulty and stakes, and no repeats', () => {
+    expect(chat.length).toBeGreaterThanOrEqual(700);
+    for (const r of chat) {
+      expect(TASK_TYPES).toContain(r.task_type);
+      expect([1, 2, 3, 4, 5]).toContain(r.difficulty);
+      expect(['normal', 'high']).toContain(r.stakes);
+      expect(r.turn).toBe('chat');
+    }
+    expect(new Set(chat.map((r) => r.text)).size).toBe(chat.length);
+  });
+
+  it('share no request with the probes or the other hand-written rows (word overlap at most half)', () => {
+    const probes = ['chat-probe.jsonl', 'paste-probe.jsonl']
+      .flatMap((f) => readFileSync(resolve(DATA, f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { text: string }).text));
+    const others = [...probes, ...handwritten.map((r) => r.text)].map(words);
+    const near = chat.filter((r) => {
+      const w = words(r.text);
+      return others.some((o) => jaccard(w, o) > 0.5);
+    });
+    expect(near.map((r) => r.text)).toEqual([]);
+  });
+});
+
 describe('training set manifest and SOURCES.md', () => {
   const manifest = JSON.parse(readFileSync(resolve(DATA, 'training-set.manifest.json'), 'utf8')) as {
     rows: number; sources: Array<{ id: string; repo: string; commit: string | null; ships: boolean; rows: Record<string, number> }>; text_sha256_16: string[];

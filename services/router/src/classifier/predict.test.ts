@@ -76,11 +76,13 @@ describe('the ask around a pasted document names the kind of work', () => {
     expect(c.reason).toMatch(/request around the pasted text/);
   });
 
-  it('keeps difficulty and stakes of the whole message', () => {
-    const whole = classifier.classify(user(POLICY));
-    const asked = classifier.classify(user(`Translate the following into German.\n\n${POLICY}`));
-    expect(asked.difficulty).toBe(whole.difficulty);
-    expect(asked.stakes).toBe(whole.stakes);
+  it('keeps difficulty and stakes of the whole message, not of the ask alone', () => {
+    const asked = classifier.classify(user(`Translate the following into German.\n\n${POLICY}`), { probabilities: true });
+    const askAlone = classifier.classify(user('Translate the following into German.'), { probabilities: true });
+    // Difficulty reads the whole message (the ask with its ten numbered rules), not the one-line ask.
+    expect(asked.difficultyScore!).toBeGreaterThan(askAlone.difficultyScore! + 0.5);
+    expect(asked.difficulty).toBeGreaterThan(askAlone.difficulty);
+    expect(asked.stakes).toBe(classifier.classify(user(POLICY)).stakes);
   });
 
   it('leaves pasted code to the whole message unless the ask works on it as text', () => {
