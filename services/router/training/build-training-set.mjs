@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Rebuilds the router's training set from the fetched public collections (training/sources.mjs),
-// the project's own hand-written rows (data/handwritten.jsonl) and a capped share of the
-// template corpus (data/corpus.jsonl), deduplicated and checked against the judge sets.
+// the project's own hand-written rows (data/handwritten.jsonl, data/handwritten-chat.jsonl) and a
+// capped share of the template corpus (data/corpus.jsonl), deduplicated and checked against the
+// judge sets.
 //
 //   node training/build-training-set.mjs [--out=.corpus/training-set.jsonl]
 //
@@ -174,7 +175,8 @@ function main() {
     console.log(`${src.id.padEnd(20)} ${kept} rows`);
   }
 
-  // The project's own rows: hand-written (data/handwritten.jsonl) and a capped share of the templates.
+  // The project's own rows: hand-written (data/handwritten.jsonl, data/handwritten-chat.jsonl with
+  // the requests of its pasted rows alone) and a capped share of the templates.
   const own = [
     { id: 'svc-handwritten', group: 'svc', file: 'handwritten.jsonl', cap: Infinity },
     { id: 'svc-chat', group: 'svc', file: 'handwritten-chat.jsonl', cap: Infinity },
