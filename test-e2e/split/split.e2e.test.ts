@@ -15,6 +15,12 @@ const svcOf = (value: unknown) => (value as { svc: Svc }).svc;
 const SOURCE = handbook();
 const QUESTION = 'Which form number do requests to Payroll in the Lisbon office use, and what is the duty manager extension there?';
 const ask = (question: string, source = SOURCE) => [{ role: 'user' as const, content: `${source}\n\n${question}` }];
+/**
+ * The question with vendor-sim's trigger inside it, before its question mark: still a question
+ * (predict.ts reads a factual question under a paste as extraction whatever the trigger's words
+ * suggest), so the gate's whole-document check sees the job the test means, not the trigger.
+ */
+const triggered = (trigger: string) => QUESTION.replace(/\?$/, ` ${trigger}?`);
 const price = (model: string, input: number, output: number) => listPricePico(catalog.chatModel(model)!.pricing, { inputTokens: input, outputTokens: output, cachedTokens: 0, cacheWriteTokens: 0 });
 const micros = (model: string, input: number, output: number) => roundPicoToMicros(price(model, input, output));
 
@@ -115,7 +121,7 @@ describe('split-and-route under auto', () => {
   it('jev_no and jev_failed: the questions step, unbilled, and the request whole', async () => {
     for (const [trigger, reason] of [['[split:jev-no]', 'jev_no'], ['[split:jev-fail]', 'jev_failed']]) {
       const own = new OpenAI({ baseURL: state.baseUrl, apiKey: newOrganization().apiKey, maxRetries: 0 });
-      const svc = svcOf(await own.chat.completions.create({ model: 'auto/best', messages: ask(`${QUESTION} ${trigger}`) }));
+      const svc = svcOf(await own.chat.completions.create({ model: 'auto/best', messages: ask(triggered(trigger)) }));
       expect(svc.split).toMatchObject({ applied: false, reason });
       expect(svc.split.pattern).toBeUndefined();
       expect(svc.split.estimate).toBeDefined();
@@ -136,7 +142,7 @@ describe('split-and-route under auto', () => {
   it.each(fallbacks)('%s: fallback %s, every step unbilled, the request whole at the unsplit price', async (trigger, fallback, roles) => {
     // A key of its own: each whole request is about 30,000 tokens against the key's tokens per minute.
     const own = new OpenAI({ baseURL: state.baseUrl, apiKey: newOrganization().apiKey, maxRetries: 0 });
-    const completion = await own.chat.completions.create({ model: 'auto/best', messages: ask(`${QUESTION} ${trigger}`) });
+    const completion = await own.chat.completions.create({ model: 'auto/best', messages: ask(triggered(trigger)) });
     const svc = svcOf(completion);
     expect(svc.split).toMatchObject({ applied: false, pattern: 'distill', fallback });
     expect(svc.split.reason).toBeUndefined();
