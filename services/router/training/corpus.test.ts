@@ -45,15 +45,20 @@ describe('template corpus', () => {
   });
 });
 
+/** Hand-written rows: known kinds of work, difficulty 1-5, stakes, and no text twice. */
+function expectLabelledByHand(written: CorpusRow[]): void {
+  for (const r of written) {
+    expect(TASK_TYPES).toContain(r.task_type);
+    expect([1, 2, 3, 4, 5]).toContain(r.difficulty);
+    expect(['normal', 'high']).toContain(r.stakes);
+  }
+  expect(new Set(written.map((r) => r.text)).size).toBe(written.length);
+}
+
 describe('hand-written rows', () => {
   it('are labelled with known kinds of work, difficulty and stakes, and have no repeats', () => {
     expect(handwritten.length).toBeGreaterThanOrEqual(100);
-    for (const r of handwritten) {
-      expect(TASK_TYPES).toContain(r.task_type);
-      expect([1, 2, 3, 4, 5]).toContain(r.difficulty);
-      expect(['normal', 'high']).toContain(r.stakes);
-    }
-    expect(new Set(handwritten.map((r) => r.text)).size).toBe(handwritten.length);
+    expectLabelledByHand(handwritten);
     expect(handwritten.filter((r) => r.stakes === 'high').length).toBeGreaterThan(20);
   });
 
@@ -73,13 +78,8 @@ describe('hand-written chat requests (data/handwritten-chat.jsonl)', () => {
 
   it('are labelled chat turns with known kinds, difficulty and stakes, and no repeats', () => {
     expect(chat.length).toBeGreaterThanOrEqual(700);
-    for (const r of chat) {
-      expect(TASK_TYPES).toContain(r.task_type);
-      expect([1, 2, 3, 4, 5]).toContain(r.difficulty);
-      expect(['normal', 'high']).toContain(r.stakes);
-      expect(r.turn).toBe('chat');
-    }
-    expect(new Set(chat.map((r) => r.text)).size).toBe(chat.length);
+    expectLabelledByHand(chat);
+    expect(chat.every((r) => r.turn === 'chat')).toBe(true);
   });
 
   it('share no request with the probes or the other hand-written rows (word overlap at most half)', () => {
