@@ -30,14 +30,6 @@ const CAP = 450;
 const CAP_LABELLED = 1800;
 /** Template rows kept per kind of work: coverage of languages and rare kinds, not the bulk. */
 const TEMPLATE_CAP = 70;
-/**
- * data/handwritten-chat.jsonl: requests written the way people type them into a chat assistant
- * (lowercase, typos, context before the ask, personas, pasted material) for the kinds real chat
- * traffic is mostly made of, where the public collections are either templates (T0) or long
- * benchmark prompts (WritingBench, HelloBench). A collection of its own, so within each kind it
- * weighs as one more collection beside data/handwritten.jsonl.
- */
-const CHAT_MAPPING = 'data/handwritten-chat.jsonl: chat requests written for the router in the way people type them (content writing, roleplay and fiction, conversation, knowledge questions and advice, rewriting and reformatting, extraction, classification, summarization); labelled by hand, rewriting and reformatting pasted text as data:transformation';
 const MAX_CHARS = 6000;
 
 export function normalize(s) {
@@ -150,9 +142,22 @@ function main() {
 
   // The project's own rows: hand-written (data/handwritten.jsonl) and a capped share of the templates.
   const own = [
-    { id: 'svc-handwritten', group: 'svc', file: 'handwritten.jsonl', cap: Infinity },
-    { id: 'svc-chat', group: 'svc', file: 'handwritten-chat.jsonl', cap: Infinity },
-    { id: 'svc-templates', group: 'svc', file: 'corpus.jsonl', cap: TEMPLATE_CAP },
+    {
+      id: 'svc-handwritten', group: 'svc', file: 'handwritten.jsonl', cap: Infinity,
+      mapping: 'data/handwritten.jsonl: written for the router where public data is thin (memory extraction, file read/write, repository scans, trading, content writing, data transformation, conversation, other, stakes); labelled by hand',
+    },
+    // Requests written the way people type them into a chat assistant (lowercase, typos, context
+    // before the ask, personas, pasted material) for the kinds real chat traffic is mostly made
+    // of, where the public collections are templates (T0) or long benchmark prompts (WritingBench,
+    // HelloBench). A collection of its own, so within each kind it weighs as one more collection.
+    {
+      id: 'svc-chat', group: 'svc', file: 'handwritten-chat.jsonl', cap: Infinity,
+      mapping: 'data/handwritten-chat.jsonl: chat requests written for the router in the way people type them (content writing, roleplay and fiction, conversation, knowledge questions and advice, rewriting and reformatting, extraction, classification, summarization); labelled by hand, rewriting and reformatting pasted text as data:transformation',
+    },
+    {
+      id: 'svc-templates', group: 'svc', file: 'corpus.jsonl', cap: TEMPLATE_CAP,
+      mapping: `data/corpus.jsonl (training/build-corpus.mjs templates), at most ${TEMPLATE_CAP} rows per kind of work: the languages other than English and agent turns with tool results`,
+    },
   ];
   for (const o of own) {
     const path = join(DATA, o.file);
@@ -165,7 +170,7 @@ function main() {
       const labelled = o.id !== 'svc-templates' && r.difficulty >= 1 ? { ...r, dl: { scale: 'collection', value: r.difficulty } } : r;
       if (accept(labelled, { id: o.id, group: o.group, ships: true })) perTag[r.task_type] = (perTag[r.task_type] ?? 0) + 1;
     }
-    report.push({ id: o.id, repo: 'this repository', commit: null, licence: 'the project\'s own', ships: true, rows: {}, group: o.group, mapping: [o.file === 'handwritten.jsonl' ? 'data/handwritten.jsonl: written for the router where public data is thin (memory extraction, file read/write, repository scans, trading, content writing, data transformation, conversation, other, stakes); labelled by hand' : o.file === 'handwritten-chat.jsonl' ? CHAT_MAPPING : `data/corpus.jsonl (training/build-corpus.mjs templates), at most ${TEMPLATE_CAP} rows per kind of work: the languages other than English and agent turns with tool results`] });
+    report.push({ id: o.id, repo: 'this repository', commit: null, licence: 'the project\'s own', ships: true, rows: {}, group: o.group, mapping: [o.mapping] });
   }
 
   const conflicts = out.filter((r) => r.conflict).length;

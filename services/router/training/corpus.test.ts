@@ -83,9 +83,8 @@ describe('hand-written chat requests (data/handwritten-chat.jsonl)', () => {
   });
 
   it('share no request with the probes or the other hand-written rows (word overlap at most half)', () => {
-    const probes = ['chat-probe.jsonl', 'paste-probe.jsonl']
-      .flatMap((f) => readFileSync(resolve(DATA, f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { text: string }).text));
-    const others = [...probes, ...handwritten.map((r) => r.text)].map(words);
+    const probes = ['chat-probe.jsonl', 'paste-probe.jsonl'].flatMap((f) => readCorpus(resolve(DATA, f)));
+    const others = [...probes, ...handwritten].map((r) => words(r.text));
     const near = chat.filter((r) => {
       const w = words(r.text);
       return others.some((o) => jaccard(w, o) > 0.5);
