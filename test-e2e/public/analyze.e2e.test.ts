@@ -1,6 +1,6 @@
 import { catalog } from '@svc/catalog';
 import { fleetState, newOrganization, spawnEdge } from '../support/fleet-state';
-import { handbook } from '../split/source';
+import { handbook, medicationProtocol } from '../split/source';
 
 /**
  * POST /v1/public/analyze (spec: Analyzer response): no key, every field for a named and an auto
@@ -116,15 +116,16 @@ describe('POST /v1/public/analyze', () => {
   });
 
   it('a large source with a question: the split lever uses the live path’s gate and prices (svc.split.estimate of the same request)', async () => {
-    const source = handbook();
-    // A question the classifier is unsure of (routing.biased: its difficulty is raised by one), so
-    // the auto pick is dear enough that the split pays.
-    const request = { model: 'auto', messages: [{ role: 'user', content: `${source}\n\nBased on the handbook above, write a careful legal analysis of the Security procedures in Denver: which laws apply, what lawsuits, fines or criminal liability could arise, and what our attorneys must know?` }] };
+    // A factual question on a pasted medication protocol: a question about the pasted text
+    // (extraction, not whole-document work) and high stakes, so the auto pick's floor steps up and
+    // the pick is dear enough that the split pays.
+    const request = { model: 'auto', messages: [{ role: 'user', content: `${medicationProtocol()}\n\nWhat is the maximum daily dose of lithium on the nephrology ward?` }] };
     const { status, body } = await analyze({ request });
     expect(status).toBe(200);
     const live = (await (await fetch(`${state.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${newOrganization().apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(request) })).json()) as { svc: Analysis };
     const split = live.svc.split;
-    expect(live.svc.routing).toMatchObject({ biased: true });
+    expect(live.svc.routing).toMatchObject({ task_type: 'data:extraction', stakes: 'high' });
+    expect(body.job).toEqual({ task: 'data:extraction', difficulty: live.svc.routing.difficulty, stakes: 'high' });
     const lever = body.switches.find((entry: Analysis) => entry.id === 'split');
     expect(lever).toMatchObject({ id: 'split', default: true, status: 'active' });
     const plain = body.lines.find((line: Analysis) => line.line === 'auto');

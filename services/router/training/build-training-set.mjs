@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Rebuilds the router's training set from the fetched public collections (training/sources.mjs),
-// the project's own hand-written rows (data/handwritten.jsonl) and a capped share of the
-// template corpus (data/corpus.jsonl), deduplicated and checked against the judge sets.
+// the project's own hand-written rows (data/handwritten.jsonl, data/handwritten-chat.jsonl) and a
+// capped share of the template corpus (data/corpus.jsonl), deduplicated and checked against the
+// judge sets.
 //
 //   node training/build-training-set.mjs [--out=.corpus/training-set.jsonl]
 //
@@ -14,7 +15,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { SOURCES, hasMirror, headCommit, readJudgeTexts, MIRRORS } from './sources.mjs';
+
+const require = createRequire(import.meta.url);
+require('./ts-hook.cjs');
+/** How the classifier finds the request around a pasted body (src/classifier/predict.ts). */
+const { pastedAsks } = require('../src/classifier/predict.ts');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -56,6 +63,26 @@ export const DIFFICULTY_SCALES = {
   crwd: (v) => [0, 3, 4, 5][v],
   collection: (v) => v,
 };
+
+/** Kinds of work the request around a paste names on its own, whatever the pasted text is. */
+const ASK_NAMES_KIND = new Set(['translation', 'summarization', 'data:transformation', 'classification_tagging', 'content_writing', 'data:extraction']);
+
+/**
+ * The request of a hand-written row with a pasted body, as the classifier reads it (predict.ts
+ * classifies that request alone and lets it name the work): the row again as the request alone,
+ * so the model learns the requests themselves ("polish the paper below:"), not only with the
+ * pasted words around them. Only where one request is found (with two, one may be the paste's own
+ * last paragraph), and not a question about the paste: the classifier reads those as knowledge
+ * questions and maps them to extraction itself. No difficulty label: the request alone is easier
+ * than the whole.
+ */
+function askOfPaste(row) {
+  if (!ASK_NAMES_KIND.has(row.task_type)) return undefined;
+  const asks = pastedAsks(row.text);
+  if (asks.length !== 1) return undefined;
+  if (row.task_type === 'data:extraction' && /[?？]\s*$/.test(asks[0])) return undefined;
+  return asks[0];
+}
 
 function main() {
   const started = Date.now();
@@ -140,7 +167,8 @@ function main() {
     console.log(`${src.id.padEnd(20)} ${kept} rows`);
   }
 
-  // The project's own rows: hand-written (data/handwritten.jsonl) and a capped share of the templates.
+  // The project's own rows: hand-written (data/handwritten.jsonl, data/handwritten-chat.jsonl with
+  // the requests of its pasted rows alone) and a capped share of the templates.
   const own = [
     {
       id: 'svc-handwritten', group: 'svc', file: 'handwritten.jsonl', cap: Infinity,
@@ -152,7 +180,7 @@ function main() {
     // HelloBench). A collection of its own, so within each kind it weighs as one more collection.
     {
       id: 'svc-chat', group: 'svc', file: 'handwritten-chat.jsonl', cap: Infinity,
-      mapping: 'data/handwritten-chat.jsonl: chat requests written for the router in the way people type them (content writing, roleplay and fiction, conversation, knowledge questions and advice, rewriting and reformatting, extraction, classification, summarization); labelled by hand, rewriting and reformatting pasted text as data:transformation',
+      mapping: 'data/handwritten-chat.jsonl: chat requests written for the router in the way people type them (content writing, roleplay and fiction, conversation, knowledge questions and advice, rewriting and reformatting, extraction, classification, summarization); labelled by hand, rewriting and reformatting pasted text as data:transformation; a row with a pasted body whose one request around it names the work (writing, rewriting, translation, summary, classification, extraction other than a question) is also a row as that request alone, without a difficulty label',
     },
     {
       id: 'svc-templates', group: 'svc', file: 'corpus.jsonl', cap: TEMPLATE_CAP,
@@ -168,7 +196,11 @@ function main() {
     for (const { r } of ranked) {
       if ((perTag[r.task_type] ?? 0) >= o.cap) continue;
       const labelled = o.id !== 'svc-templates' && r.difficulty >= 1 ? { ...r, dl: { scale: 'collection', value: r.difficulty } } : r;
-      if (accept(labelled, { id: o.id, group: o.group, ships: true })) perTag[r.task_type] = (perTag[r.task_type] ?? 0) + 1;
+      if (accept(labelled, { id: o.id, group: o.group, ships: true })) {
+        perTag[r.task_type] = (perTag[r.task_type] ?? 0) + 1;
+        const ask = o.id === 'svc-chat' ? askOfPaste(r) : undefined;
+        if (ask !== undefined) accept({ text: ask, task_type: r.task_type, stakes: r.stakes, lang: r.lang, sub: 'ask of a paste' }, { id: o.id, group: o.group, ships: true });
+      }
     }
     report.push({ id: o.id, repo: 'this repository', commit: null, licence: 'the project\'s own', ships: true, rows: {}, group: o.group, mapping: [o.mapping] });
   }

@@ -27,17 +27,17 @@ const FLOOR = {
    * GAIR-NLP/auto-j's Chatbot Arena requests, held out (data/eval.json real_probe): requests as
    * users sent them, with code and math detection (any code kind for a code request, math for math).
    */
-  realProbeAccuracy: 0.44,
+  realProbeAccuracy: 0.46,
   realProbeCodeRecall: 0.83,
   realProbeMathRecall: 0.75,
   difficultySpearman: { math_level: 0.48, spider: 0.55, bird: 0.6 } as Record<string, number>,
   /**
-   * 0.58 measured. Until data/handwritten-chat.jsonl, every multiple-choice question in training
+   * 0.616 measured. Until data/handwritten-chat.jsonl, every multiple-choice question in training
    * was math or a PurpleLlama security question, so CyberMetric's security multiple-choice read
    * as security_audit by its format alone (84 %); with knowledge questions in that format too, the
    * security words must carry it (64 %).
    */
-  evalOnlyAccuracy: 0.55,
+  evalOnlyAccuracy: 0.58,
 };
 
 interface EvalReport {

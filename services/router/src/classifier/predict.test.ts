@@ -1,5 +1,5 @@
 import { loadClassifier } from './index';
-import { PASTE_MIN_CHARS, pastedAsks } from './predict';
+import { PASTE_MIN_CHARS, QUESTION, pastedAsks } from './predict';
 
 const classifier = loadClassifier();
 const user = (content: string) => ({ messages: [{ role: 'user', content }] });
@@ -114,6 +114,27 @@ describe('the ask around a pasted document names the kind of work', () => {
       expect(c.probabilities?.['data:extraction']).toBeCloseTo(c.confidence, 3);
       expect(c.probabilities?.qa_knowledge).toBe(0);
     }
+  });
+
+  it('finds the factual question below a document whose title line is its own first paragraph', () => {
+    // The title is a candidate ask too; being no question, it must not hide the question below.
+    const titled = POLICY.replace('TRAVEL AND EXPENSE POLICY (rev. 9)\n', 'TRAVEL AND EXPENSE POLICY (rev. 9)\n\n');
+    const unsure = ['Is alcohol ever refunded?', 'Which form do I file my claim with?', 'How many days ahead must flights be booked?'].filter(
+      (question) => classifier.classify(user(question)).confidence < 0.5,
+    );
+    expect(unsure.length).toBeGreaterThan(0);
+    for (const question of unsure) {
+      expect(pastedAsks(`${titled}\n\n${question}`)).toEqual(['TRAVEL AND EXPENSE POLICY (rev. 9)', question]);
+      expect(classifier.classify(user(`${titled}\n\n${question}`)).taskType).toBe('data:extraction');
+    }
+  });
+
+  it('reads a question that first names the pasted text as a factual question', () => {
+    expect(QUESTION.test('Based on the handbook above, which extension handles escalations from Denver?')).toBe(true);
+    expect(QUESTION.test('According to this policy, is alcohol ever refunded?')).toBe(true);
+    expect(QUESTION.test('Using the table below, how many rows have a null id?')).toBe(true);
+    expect(QUESTION.test('Based on the handbook above, write a summary.')).toBe(false);
+    expect(QUESTION.test('Thoughts?')).toBe(false);
   });
 
   it('leaves the whole message to decide when the ask alone is unsure', () => {

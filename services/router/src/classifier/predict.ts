@@ -210,8 +210,9 @@ const ASK_KIND: Partial<Record<TaskType, TaskType>> = { qa_knowledge: 'data:extr
 /**
  * An ask that asks for a fact: opens with a question word and ends with a question mark ("Which
  * rack is it in?", "Is alcohol refunded?"), not a call for opinions ("Thoughts?", "Any comments?").
+ * A clause naming the pasted text may come first ("Based on the handbook above, which form …?").
  */
-const QUESTION = /^(what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|can|could|should|will|would|has|have|according to)\b[^\n]*[?？]\s*$/i;
+export const QUESTION = /^(?:(?:based on|according to|using|from|given|per|in) [^,\n?]{1,80},\s*)?(what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|can|could|should|will|would|has|have|according to)\b[^\n]*[?？]\s*$/i;
 
 export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
   const asks = pastedAsks(input.text);
@@ -229,10 +230,13 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     // A factual question written under (or over) a pasted text that names no kind of work plainly
     // is a question about that text: extraction from it (pasted code stays the code's work). Its
     // confidence is what the question alone gives a knowledge question and extraction together.
-    if (!QUESTION.test(best.ask) || whole.taskType.startsWith('code:')) return whole;
-    const p = predictText(model, { ...input, text: best.ask }, { noReason: true, probabilities: true }).probabilities ?? {};
+    // The question is looked for among both candidates: a document's title line above it is no ask.
+    const question = asks.find((ask) => QUESTION.test(ask));
+    if (question === undefined || whole.taskType.startsWith('code:')) return whole;
+    const asked = predictText(model, { ...input, text: question }, { noReason: true, probabilities: true });
+    const p = asked.probabilities ?? {};
     questionMass = (p.qa_knowledge ?? 0) + (p['data:extraction'] ?? 0);
-    best = { ask: best.ask, asked: { ...best.asked, taskType: 'qa_knowledge', confidence: questionMass } };
+    best = { ask: question, asked: { ...asked, taskType: 'qa_knowledge', confidence: questionMass } };
   }
   // Pasted code is the work unless the ask is to do something to it as text (translate it,
   // summarize it, convert it, rewrite it, sort it): the whole message's kind stands, read with the code.
