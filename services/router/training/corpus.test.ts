@@ -77,7 +77,7 @@ describe('hand-written chat requests (data/handwritten-chat.jsonl)', () => {
   };
 
   it('are labelled chat turns with known kinds, difficulty and stakes, and no repeats', () => {
-    expect(chat.length).toBeGreaterThanOrEqual(900);
+    expect(chat.length).toBeGreaterThanOrEqual(1500);
     expectLabelledByHand(chat);
     expect(chat.every((r) => r.turn === 'chat')).toBe(true);
   });

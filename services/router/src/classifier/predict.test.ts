@@ -1,5 +1,5 @@
 import { loadClassifier } from './index';
-import { PASTE_MIN_CHARS, QUESTION, pastedAsks } from './predict';
+import { PASTE_MIN_CHARS, QUESTION, holdsCode, pastedAsks } from './predict';
 
 const classifier = loadClassifier();
 const user = (content: string) => ({ messages: [{ role: 'user', content }] });
@@ -58,6 +58,20 @@ describe('pastedAsks', () => {
     expect(pastedAsks(`Translate the following into French.\n\n${middle}Thank you.`)).toEqual(['Translate the following into French.', 'Thank you.']);
     const other = 'Totally different text in the middle, 12 34 56.\n\n'.repeat(30_000);
     expect(pastedAsks(`Translate the following into French.\n\n${other}Thank you.`)).toEqual(pastedAsks(`Translate the following into French.\n\n${middle}Thank you.`));
+  });
+});
+
+describe('holdsCode', () => {
+  it('finds code by a fence or by lines that read as code', () => {
+    expect(holdsCode(CODE)).toBe(true);
+    expect(holdsCode(`Why does this fail?\n\n\`\`\`\nnpm ERR! code ERESOLVE\n\`\`\``)).toBe(true);
+    expect(holdsCode('SELECT id, name\nFROM users\nWHERE active = 1;\nUPDATE users SET seen = now();')).toBe(true);
+  });
+
+  it('finds none in prose, numbered rules or a table of amounts', () => {
+    expect(holdsCode(POLICY)).toBe(false);
+    expect(holdsCode('If you arrive late, sign in at reception.\nFor visitors, badges are issued at the desk.\nReturn the badge when you leave.')).toBe(false);
+    expect(holdsCode('Item | Price\nTea | 2.50\nCake | 4.00\nTotal | 6.50')).toBe(false);
   });
 });
 

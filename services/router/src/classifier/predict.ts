@@ -214,6 +214,26 @@ const ASK_KIND: Partial<Record<TaskType, TaskType>> = { qa_knowledge: 'data:extr
  */
 export const QUESTION = /^(?:(?:based on|according to|using|from|given|per|in) [^,\n?]{1,80},\s*)?(what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|can|could|should|will|would|has|have|according to)\b[^\n]*[?？]\s*$/i;
 
+/** A line that reads as code: a keyword or bracket first, a bracket or semicolon last, an arrow. */
+const CODE_LINE = /^\s*(?:[{}()[\];<]|(?:def|class|function|import|from|return|if|for|while|const|let|var|public|private|static|fn|func|package|#include|SELECT|INSERT|UPDATE|CREATE)\b)|[;{}]\s*$|=>|\)\s*\{|\w+\([^)]*\)\s*[:;{]?\s*$/;
+
+/**
+ * Whether the pasted text holds code (a fence, or a quarter of its lines reading as code, three at
+ * least), in the same bounded head and tail the asks are searched in.
+ */
+export function holdsCode(text: string): boolean {
+  const window = text.length > HEAD_WINDOW + TAIL_WINDOW ? `${text.slice(0, HEAD_WINDOW)}\n${text.slice(-TAIL_WINDOW)}` : text;
+  if (window.includes('```')) return true;
+  let lines = 0;
+  let code = 0;
+  for (const line of window.split('\n')) {
+    if (!line.trim()) continue;
+    lines++;
+    if (CODE_LINE.test(line)) code++;
+  }
+  return code >= 3 && code * 4 >= lines;
+}
+
 export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
   const asks = pastedAsks(input.text);
   if (asks.length === 0) return predictText(model, input, options);
@@ -232,7 +252,7 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     // confidence is what the question alone gives a knowledge question and extraction together.
     // The question is looked for among both candidates: a document's title line above it is no ask.
     const question = asks.find((ask) => QUESTION.test(ask));
-    if (question === undefined || whole.taskType.startsWith('code:')) return whole;
+    if (question === undefined || (whole.taskType.startsWith('code:') && holdsCode(input.text))) return whole;
     const asked = predictText(model, { ...input, text: question }, { noReason: true, probabilities: true });
     const p = asked.probabilities ?? {};
     questionMass = (p.qa_knowledge ?? 0) + (p['data:extraction'] ?? 0);
@@ -240,7 +260,9 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
   }
   // Pasted code is the work unless the ask is to do something to it as text (translate it,
   // summarize it, convert it, rewrite it, sort it): the whole message's kind stands, read with the code.
-  if (whole.taskType.startsWith('code:') && !WORK_ON_TEXT.has(best.asked.taskType as TaskType)) return whole;
+  // A whole message that reads as code work around a paste with no code in it (a policy, minutes)
+  // is the ask's work.
+  if (whole.taskType.startsWith('code:') && holdsCode(input.text) && !WORK_ON_TEXT.has(best.asked.taskType as TaskType)) return whole;
   const taskType = ASK_KIND[best.asked.taskType as TaskType] ?? (best.asked.taskType as TaskType);
   // The reason quotes the ask's own words (the terms of its classification, run again last).
   const asked = options.noReason
