@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createLogger, throttledWarning } from '@svc/logger';
 import { catalog } from '@svc/catalog';
-import { createRedis } from '@svc/redis';
+import { createRedis, inOneWrite } from '@svc/redis';
 import { createAmqpClient } from '@svc/amqp';
 import { forwardedSimulatorHeaders } from './calls/ports';
 import { BATCH_CANCEL_CHANNEL, CONVERSATION_CHANGES_CHANNEL, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
@@ -119,6 +119,7 @@ async function main(): Promise<void> {
       attemptObserver: runtime.deps.attemptObserver,
       jev: runtime.deps.jev,
       ...(runtime.deps.split ? { split: runtime.deps.split } : {}),
+      oneWrite: (issue) => inOneWrite(redis, issue),
     },
     conversations: {
       conversations,
