@@ -23,6 +23,9 @@ import { createBatchClient, createCallRuntime, createConversationsClient, promet
 
 const KEY_EVENTS = 'key-events';
 
+/** The longest a refund owed to a key's token bucket waits for the key's next check before it is sent (limits/key-limits.ts foldRefunds). */
+const KEY_REFUND_FLUSH_MS = 20;
+
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger({ service: 'edge', level: config.LOG_LEVEL });
@@ -73,7 +76,9 @@ async function main(): Promise<void> {
   await amqp.waitReady(5000).catch(() => logger.warn('broker not reachable at start; serving, usage goes to the outbox until it is'));
 
   const ipLimiter = createIpLimiter({ redis, limitPerMinute: config.IP_RATE_LIMIT_PER_MINUTE, trustedProxyHeader: config.TRUSTED_PROXY_HEADER, logger });
-  const keyLimiter = createKeyLimiter({ redis, logger });
+  // A call's token refund goes with the key's next check (or with the other refunds owed, within
+  // KEY_REFUND_FLUSH_MS): no Redis write of its own after the vendor answered.
+  const keyLimiter = createKeyLimiter({ redis, logger, foldRefunds: { flushMs: KEY_REFUND_FLUSH_MS } });
 
   // The status document: computed every STATUS_RECOMPUTE_MS by one replica, served by all.
   const regional = parseRegionalComponents(config.STATUS_REGIONAL_COMPONENTS);
