@@ -73,6 +73,7 @@ export function callDeps(deps: ChatDeps): CallDeps {
     ...(deps.attemptObserver ? { attemptObserver: deps.attemptObserver } : {}),
     ...(deps.jev ? { jev: deps.jev } : {}),
     ...(deps.split ? { split: deps.split } : {}),
+    ...(deps.oneWrite ? { oneWrite: deps.oneWrite } : {}),
   };
 }
 
