@@ -6,6 +6,10 @@
 // them, sampled at the deployed ratio), the Prometheus exporter on every service and LOG_LEVEL info.
 //
 //   node bench/compare-builds.mjs --before <checkout> [--requests 1000] [--cpu-calls 1000] [--telemetry both|on|off]
+//                                 [--rates 400,600,800 --seconds 5]
+//
+// --rates: then named calls open loop at each rate through one fleet at a time (the order turned
+// each rate): achieved rate, p99 and errors; the highest rate served without errors is reported.
 //
 // <checkout> is another clone of this repository, installed and built (`npx tsc -b`), e.g. the
 // commit before a change: `git worktree add /tmp/svc-before <rev>` then, in it,
@@ -16,17 +20,21 @@
 import { resolve } from 'node:path';
 import { Agent } from 'undici';
 import { request } from 'undici';
-import { bootSideBySide, cpuMs, otlpSink, root, summarize, ms, timedPost } from './lib.mjs';
+import { atRate, bootSideBySide, cpuMs, otlpSink, root, summarize, ms, timedPost } from './lib.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 1000);
 const CPU_CALLS = Number(args['cpu-calls'] ?? 1000);
+const RATES = (args.rates ?? '').split(',').filter(Boolean).map(Number);
+const SECONDS = Number(args.seconds ?? 5);
 const MODES = args.telemetry === 'on' ? ['on'] : args.telemetry === 'off' ? ['off'] : ['off', 'on'];
 if (!args.before) {
   process.stderr.write('usage: node bench/compare-builds.mjs --before <checkout> [--requests 1000] [--cpu-calls 1000] [--telemetry both|on|off]\n');
   process.exit(2);
 }
 const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
+// Open-loop runs need many connections at once (as deployed.mjs).
+const openLoop = new Agent({ connections: 1024, keepAliveTimeout: 30_000, pipelining: 1 });
 const namedBody = JSON.stringify({ model: 'vendor-1/orion-mini-5', max_tokens: 16, messages: [{ role: 'user', content: 'benchmark' }] });
 const autoBody = JSON.stringify({ model: 'auto', max_tokens: 16, messages: [{ role: 'user', content: 'Summarize the following paragraph in one sentence: the committee met twice and agreed on the budget.' }] });
 const directBody = JSON.stringify({ model: 'orion-mini-5', max_completion_tokens: 16, messages: [{ role: 'user', content: 'benchmark' }] });
@@ -111,11 +119,29 @@ async function main() {
       const a = cpu[`after-${mode}`];
       process.stdout.write(`telemetry ${mode}, CPU per named call (${CPU_CALLS} calls): edge before ${ms(b.edge_ms)}, after ${ms(a.edge_ms)}, after/before ${(a.edge_ms / b.edge_ms).toFixed(3)}; billing before ${ms(b.billing_ms)}, after ${ms(a.billing_ms)}\n`);
     }
+    if (RATES.length > 0) {
+      result.rates = [];
+      const saturation = Object.fromEntries(fleets.map((fleet) => [fleet.label, 0]));
+      for (const [index, rate] of RATES.entries()) {
+        const row = { rate };
+        for (let j = 0; j < fleets.length; j += 1) {
+          const fleet = fleets[(index + j) % fleets.length];
+          const run = await atRate(rate, SECONDS, () => timedPost(openLoop, fleet.url, fleet.headers, namedBody));
+          row[fleet.label] = { achieved: run.achieved, p50_ms: run.p50, p99_ms: run.p99, errors: run.errors };
+          if (run.errors === 0) saturation[fleet.label] = Math.max(saturation[fleet.label], run.achieved);
+          process.stdout.write(`open loop ${rate}/s, ${fleet.label}: achieved ${run.achieved.toFixed(0)}/s, p50 ${ms(run.p50)}, p99 ${ms(run.p99)}, errors ${run.errors}\n`);
+        }
+        result.rates.push(row);
+      }
+      result.saturation = saturation;
+      process.stdout.write(`served without errors, highest achieved: ${Object.entries(saturation).map(([label, value]) => `${label} ${value.toFixed(0)}/s`).join(', ')}\n`);
+    }
     process.stdout.write(`OTLP exports received: ${sink.exports()}\n`);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     for (const fleet of fleets) await fleet.stop().catch(() => undefined);
     await sink.close();
+    await openLoop.close();
   }
 }
 
