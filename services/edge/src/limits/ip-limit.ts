@@ -71,10 +71,7 @@ export function checksBeside(req: Pick<Request, 'method' | 'path'>): boolean {
  * waits for `refusal` before routing under auto, downloading images or calling a vendor
  * (libs/call, Caller.gate); the error handler waits for it before any error answer, and a refusal
  * is then the answer, as if the check had run first: "checked before authentication" (spec,
- * Authentication 7), with only the headers that were set before it. The check is sent to Redis
- * when `refusal` is first read: by the call's handler, in the same write as the key's bucket and
- * admission (one round trip for the three), by the key lookup of a key the cache does not hold,
- * or by the error handler; every request ends in one of them.
+ * Authentication 7), with only the headers that were set before it.
  */
 export interface IpGate {
   refusal: Promise<ServiceError | undefined>;
@@ -169,21 +166,13 @@ export function createIpLimiter(options: IpLimiterOptions): IpLimiter {
 
   const beside = options.checkBeside ?? checksBeside;
   const middleware: RequestHandler = (req, res, next) => {
-    const address = clientAddress(req, options.trustedProxyHeader);
+    const checking = check(clientAddress(req, options.trustedProxyHeader));
     if (limit > 0 && beside(req)) {
-      // Sent when first waited on (IpGate): on a call, in the same write as its key bucket and admission.
-      let checking: Promise<ServiceError | undefined> | undefined;
-      const gate: IpGate = {
-        get refusal() {
-          return (checking ??= check(address));
-        },
-        headersBefore: res.getHeaderNames(),
-      };
-      res.locals.ipGate = gate;
+      res.locals.ipGate = { refusal: checking, headersBefore: res.getHeaderNames() } satisfies IpGate;
       next();
       return;
     }
-    check(address).then(
+    checking.then(
       (refusal) => next(refusal),
       (error: unknown) => next(error),
     );
