@@ -1,3 +1,4 @@
+import { DEFAULT_SPLIT_SETTINGS } from '@svc/call';
 import { catalog } from '@svc/catalog';
 import { fleetState, newOrganization, spawnEdge } from '../support/fleet-state';
 import { handbook, medicationProtocol } from '../split/source';
@@ -126,7 +127,7 @@ describe('POST /v1/public/analyze', () => {
     const split = live.svc.split;
     // Which kind the question reads as moves with the weights; it is no whole-document work.
     expect(live.svc.routing).toMatchObject({ stakes: 'high' });
-    expect(['summarization', 'translation', 'content_writing', 'data:transformation', 'code:repo_scan']).not.toContain(live.svc.routing.task_type);
+    expect(DEFAULT_SPLIT_SETTINGS.wholeDocumentTasks).not.toContain(live.svc.routing.task_type);
     expect(body.job).toEqual({ task: live.svc.routing.task, difficulty: live.svc.routing.difficulty, stakes: 'high' });
     const lever = body.switches.find((entry: Analysis) => entry.id === 'split');
     expect(lever).toMatchObject({ id: 'split', default: true, status: 'active' });

@@ -21,7 +21,7 @@ import { SOURCES, hasMirror, headCommit, readJudgeTexts, MIRRORS } from './sourc
 const require = createRequire(import.meta.url);
 require('./ts-hook.cjs');
 /** How the classifier finds the request around a pasted body (src/classifier/predict.ts). */
-const { pastedAsks } = require('../src/classifier/predict.ts');
+const { pastedAsks, WORK_ON_TEXT } = require('../src/classifier/predict.ts');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -65,7 +65,7 @@ export const DIFFICULTY_SCALES = {
 };
 
 /** Kinds of work the request around a paste names on its own, whatever the pasted text is. */
-const ASK_NAMES_KIND = new Set(['translation', 'summarization', 'data:transformation', 'classification_tagging', 'content_writing', 'data:extraction']);
+const ASK_NAMES_KIND = new Set([...WORK_ON_TEXT, 'data:extraction']);
 
 /**
  * The request of a hand-written row with a pasted body, as the classifier reads it (predict.ts

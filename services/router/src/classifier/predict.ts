@@ -202,7 +202,7 @@ export function pastedAsks(text: string): string[] {
 }
 
 /** Kinds of work an ask does to a pasted text whatever the text is, code included. */
-const WORK_ON_TEXT = new Set<TaskType>(['translation', 'summarization', 'data:transformation', 'classification_tagging', 'content_writing']);
+export const WORK_ON_TEXT: ReadonlySet<TaskType> = new Set<TaskType>(['translation', 'summarization', 'data:transformation', 'classification_tagging', 'content_writing']);
 
 /** What a confident ask names: a question about the pasted text is extraction from it. */
 const ASK_KIND: Partial<Record<TaskType, TaskType>> = { qa_knowledge: 'data:extraction' };
@@ -244,6 +244,8 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     if (!best || asked.confidence > best.asked.confidence) best = { ask, asked };
   }
   if (!best) return whole;
+  /** The whole message reads as code work and the paste holds code: the code is the work. */
+  const codeWork = whole.taskType.startsWith('code:') && holdsCode(input.text);
   /** Set when an unsure factual question is read as one about the paste: its confidence. */
   let questionMass: number | undefined;
   if (best.asked.confidence < ASK_CONFIDENCE) {
@@ -252,7 +254,7 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     // confidence is what the question alone gives a knowledge question and extraction together.
     // The question is looked for among both candidates: a document's title line above it is no ask.
     const question = asks.find((ask) => QUESTION.test(ask));
-    if (question === undefined || (whole.taskType.startsWith('code:') && holdsCode(input.text))) return whole;
+    if (question === undefined || codeWork) return whole;
     const asked = predictText(model, { ...input, text: question }, { noReason: true, probabilities: true });
     const p = asked.probabilities ?? {};
     questionMass = (p.qa_knowledge ?? 0) + (p['data:extraction'] ?? 0);
@@ -262,7 +264,7 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
   // summarize it, convert it, rewrite it, sort it): the whole message's kind stands, read with the code.
   // A whole message that reads as code work around a paste with no code in it (a policy, minutes)
   // is the ask's work.
-  if (whole.taskType.startsWith('code:') && holdsCode(input.text) && !WORK_ON_TEXT.has(best.asked.taskType as TaskType)) return whole;
+  if (codeWork && !WORK_ON_TEXT.has(best.asked.taskType as TaskType)) return whole;
   const taskType = ASK_KIND[best.asked.taskType as TaskType] ?? (best.asked.taskType as TaskType);
   // The reason quotes the ask's own words (the terms of its classification, run again last).
   const asked = options.noReason
