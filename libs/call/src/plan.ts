@@ -92,7 +92,9 @@ export async function planCall(deps: CallDeps, input: ChatRequestInput, caller: 
       decision = await routed;
       const pick = deps.catalog.chatModel(decision.candidates[0]?.model ?? '');
       // The routed pick is reserved (and its output charged) even when jev answers: a fallback to it never overshoots.
-      throwFirstFailure(await Promise.allSettled([admit(pick), takeTokens(pick?.capabilities.max_output ?? DEFAULT_MAX_TOKENS)]));
+      // Admission and the key's bucket check leave in one write (deps.oneWrite).
+      const charging = deps.oneWrite ? deps.oneWrite(() => [admit(pick), takeTokens(pick?.capabilities.max_output ?? DEFAULT_MAX_TOKENS)]) : [admit(pick), takeTokens(pick?.capabilities.max_output ?? DEFAULT_MAX_TOKENS)];
+      throwFirstFailure(await Promise.allSettled(charging));
       const check = jevCheck(deps.catalog, input, decision.routing, pick, { ...query, free_plan: query.free_plan || Boolean(ledger.admission?.free) }, deps.jev ?? DEFAULT_JEV_SETTINGS);
       if (check.applies) {
         jev = { check, routing: decision.routing };

@@ -37,6 +37,11 @@ export interface CallDeps {
   jev?: JevSettings;
   /** Split-and-route under auto (split/gate.ts); the defaults when absent. */
   split?: SplitSettings;
+  /**
+   * Sends the store commands `issue` makes synchronously in one write (the edge: @svc/redis
+   * inOneWrite on the Redis client of admission and the key's buckets); absent: one write each.
+   */
+  oneWrite?: <T>(issue: () => T) => T;
 }
 
 /** How a call is run, as its caller decides (the request itself says what is asked). */

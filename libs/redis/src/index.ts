@@ -51,6 +51,24 @@ export function defineScripts<N extends string>(redis: Redis, scripts: Array<Lua
   return callers;
 }
 
+/**
+ * Runs `issue` with the client's connection corked, so the commands it sends synchronously go out
+ * in one write (one syscall and one packet, answered in one read) instead of one each. For
+ * commands of one request that are independent and sent at the same moment (the per-address
+ * check, the key's buckets and admission before a call). Replies are read as usual, one promise
+ * per command; a client that is not ready queues its commands as always.
+ */
+export function inOneWrite<T>(redis: Redis, issue: () => T): T {
+  const stream = redis.status === 'ready' ? redis.stream : undefined;
+  if (!stream || typeof stream.cork !== 'function') return issue();
+  stream.cork();
+  try {
+    return issue();
+  } finally {
+    stream.uncork();
+  }
+}
+
 /** Resolves when the client is ready, or rejects after `timeoutMs`. */
 export async function waitReady(redis: Redis, timeoutMs = 5000): Promise<void> {
   if (redis.status === 'ready') return;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createLogger, throttledWarning } from '@svc/logger';
 import { catalog } from '@svc/catalog';
-import { createRedis } from '@svc/redis';
+import { createRedis, inOneWrite } from '@svc/redis';
 import { createAmqpClient } from '@svc/amqp';
 import { forwardedSimulatorHeaders } from './calls/ports';
 import { BATCH_CANCEL_CHANNEL, CONVERSATION_CHANGES_CHANNEL, batchStart, conversationCompact, responseRun, usageSettle } from '@svc/messages';
@@ -22,6 +22,9 @@ import { createKeyLimiter } from './limits/key-limits';
 import { createBatchClient, createCallRuntime, createConversationsClient, prometheusReader, routerPort, createStatusService, createUsageOutbox, createUsageSink, parseRegionalComponents, statusComponents, type DurableUsageSink } from '@svc/backends';
 
 const KEY_EVENTS = 'key-events';
+
+/** The longest a refund owed to a key's token bucket waits for the key's next check before it is sent (limits/key-limits.ts foldRefunds). */
+const KEY_REFUND_FLUSH_MS = 20;
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -73,7 +76,9 @@ async function main(): Promise<void> {
   await amqp.waitReady(5000).catch(() => logger.warn('broker not reachable at start; serving, usage goes to the outbox until it is'));
 
   const ipLimiter = createIpLimiter({ redis, limitPerMinute: config.IP_RATE_LIMIT_PER_MINUTE, trustedProxyHeader: config.TRUSTED_PROXY_HEADER, logger });
-  const keyLimiter = createKeyLimiter({ redis, logger });
+  // A call's token refund goes with the key's next check (or with the other refunds owed, within
+  // KEY_REFUND_FLUSH_MS): no Redis write of its own after the vendor answered.
+  const keyLimiter = createKeyLimiter({ redis, logger, foldRefunds: { flushMs: KEY_REFUND_FLUSH_MS } });
 
   // The status document: computed every STATUS_RECOMPUTE_MS by one replica, served by all.
   const regional = parseRegionalComponents(config.STATUS_REGIONAL_COMPONENTS);
@@ -119,6 +124,7 @@ async function main(): Promise<void> {
       attemptObserver: runtime.deps.attemptObserver,
       jev: runtime.deps.jev,
       ...(runtime.deps.split ? { split: runtime.deps.split } : {}),
+      oneWrite: (issue) => inOneWrite(redis, issue),
     },
     conversations: {
       conversations,

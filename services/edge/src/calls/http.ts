@@ -58,9 +58,14 @@ export async function unaryWithCommit(res: Response, times: LongCallTimes, work:
   res.status(200).json(outcome.body);
 }
 
-/** A server-sent-events response with the keepalive comment, committed on the first write. */
+/**
+ * A server-sent-events response with the keepalive comment, committed on the first write. The
+ * headers leave in one socket write with the first events (Node already sends the chunks written
+ * in one turn of the event loop together).
+ */
 export class SseResponse {
   private committed = false;
+  private held = false;
   private lastWrite = Date.now();
   private readonly keepalive: NodeJS.Timeout;
 
@@ -85,6 +90,7 @@ export class SseResponse {
     this.res.setHeader('content-type', 'text/event-stream; charset=utf-8');
     this.res.setHeader('cache-control', 'no-cache');
     this.res.setHeader('connection', 'keep-alive');
+    this.hold();
     this.res.flushHeaders();
   }
 
@@ -92,6 +98,17 @@ export class SseResponse {
     if (this.res.writableEnded) return;
     this.lastWrite = Date.now();
     this.res.write(text);
+  }
+
+  /** Corks the response until this turn's microtasks have run, as Node does for a chunk (ending the response sends at once). */
+  private hold(): void {
+    if (this.held) return;
+    this.held = true;
+    this.res.cork();
+    process.nextTick(() => {
+      this.held = false;
+      if (!this.res.writableEnded) this.res.uncork();
+    });
   }
 
   end(text = ''): void {

@@ -43,7 +43,15 @@ export interface ChatDeps {
   jev?: JevSettings;
   /** Split-and-route under auto (SPLIT_*); the defaults when absent. */
   split?: SplitSettings;
+  /**
+   * Sends the Redis commands `issue` makes synchronously in one write (@svc/redis inOneWrite): a
+   * call's per-address check, key bucket and admission leave together. Absent: one write each.
+   */
+  oneWrite?: <T>(issue: () => T) => T;
 }
+
+/** Runs `issue` as it is (no Redis client to send its commands together on). */
+export const eachOnItsOwn = <T>(issue: () => T): T => issue();
 
 /** The call pipeline's dependencies over the edge's clients (built per request: cheap, and tests swap deps). */
 export function callDeps(deps: ChatDeps): CallDeps {
@@ -65,6 +73,7 @@ export function callDeps(deps: ChatDeps): CallDeps {
     ...(deps.attemptObserver ? { attemptObserver: deps.attemptObserver } : {}),
     ...(deps.jev ? { jev: deps.jev } : {}),
     ...(deps.split ? { split: deps.split } : {}),
+    ...(deps.oneWrite ? { oneWrite: deps.oneWrite } : {}),
   };
 }
 
@@ -77,7 +86,8 @@ export function chatCompletionsHandler(deps: ChatDeps) {
       const input = parseChatRequest(req.body, req.headers, { remoteImages: 'defer' });
       const signal = clientSignal(res);
       const policy = { stream: input.stream, simulatorHeaders: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers) };
-      const call = await ChatCall.start(callDeps(deps), input, { key, gate: callGate(res) }, policy, signal);
+      // The per-address check (IpGate), the key's bucket and admission go to Redis in one write.
+      const call = await (deps.oneWrite ?? eachOnItsOwn)(() => ChatCall.start(callDeps(deps), input, { key, gate: callGate(res) }, policy, signal));
       applyHeaders(res, call.headers);
       if (input.stream) await streamChat(deps, call, res, signal);
       else await unaryChat(deps, call, res, signal);

@@ -1,14 +1,14 @@
 import type { Request, Response } from 'express';
 import type { KeyRecord__Output } from '@svc/protos';
 import { renderEmbeddings, runEmbeddingsCall } from '@svc/call';
-import type { ChatDeps } from '../chat/chat.handler';
+import { eachOnItsOwn, type ChatDeps } from '../chat/chat.handler';
 import { requireScopes } from '../auth/authenticate';
 import { applyHeaders, applyServedHeaders, billingPort, clientSignal, forwardedSimulatorHeaders, tokenGate, withRateLimitHeaders } from '../calls/ports';
 import { parseEmbeddingsRequest, resolveEmbeddingModel } from './request';
 import { callGate } from '../limits/ip-limit';
 
 /** What the embeddings endpoint uses of the chat dependencies. */
-export type EmbeddingsDeps = Pick<ChatDeps, 'catalog' | 'backends' | 'billing' | 'usage' | 'keyLimiter' | 'logger' | 'simUrl' | 'vendorKeys' | 'forwardSimHeaders' | 'attemptTimeoutMs' | 'ownKeys'>;
+export type EmbeddingsDeps = Pick<ChatDeps, 'catalog' | 'backends' | 'billing' | 'usage' | 'keyLimiter' | 'logger' | 'simUrl' | 'vendorKeys' | 'forwardSimHeaders' | 'attemptTimeoutMs' | 'ownKeys' | 'oneWrite'>;
 
 /**
  * POST /v1/embeddings (scope embeddings): parse → run the billed call (@svc/call
@@ -22,21 +22,23 @@ export function embeddingsHandler(deps: EmbeddingsDeps) {
       const input = parseEmbeddingsRequest(req.body);
       const model = resolveEmbeddingModel(deps.catalog, key, input.model);
       const signal = clientSignal(res);
-      const outcome = await runEmbeddingsCall(
-        {
-          catalog: deps.catalog,
-          billing: deps.billing ?? billingPort(deps.backends),
-          usage: deps.usage,
-          tokens: tokenGate(deps.keyLimiter),
-          ownKeys: deps.ownKeys,
-          vendors: { simUrl: deps.simUrl, keys: deps.vendorKeys },
-          logger: deps.logger,
-          attemptTimeoutMs: deps.attemptTimeoutMs,
-        },
-        { model, inputs: input.inputs, ...(input.dimensions !== undefined ? { dimensions: input.dimensions } : {}) },
-        { key, gate: callGate(res) },
-        { simulatorHeaders: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers) },
-        signal,
+      const outcome = await (deps.oneWrite ?? eachOnItsOwn)(() =>
+        runEmbeddingsCall(
+          {
+            catalog: deps.catalog,
+            billing: deps.billing ?? billingPort(deps.backends),
+            usage: deps.usage,
+            tokens: tokenGate(deps.keyLimiter),
+            ownKeys: deps.ownKeys,
+            vendors: { simUrl: deps.simUrl, keys: deps.vendorKeys },
+            logger: deps.logger,
+            attemptTimeoutMs: deps.attemptTimeoutMs,
+          },
+          { model, inputs: input.inputs, ...(input.dimensions !== undefined ? { dimensions: input.dimensions } : {}) },
+          { key, gate: callGate(res) },
+          { simulatorHeaders: forwardedSimulatorHeaders(deps.forwardSimHeaders, req.headers) },
+          signal,
+        ),
       );
       // The client left: nothing to answer and nothing billed (spec: Long calls 6).
       if (!outcome) return;

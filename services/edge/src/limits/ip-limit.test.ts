@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Redis } from '@svc/redis';
-import { clientAddress, createIpLimiter, ipLimitKey } from './ip-limit';
+import { clientAddress, createIpLimiter, ipGateOf, ipLimitKey } from './ip-limit';
 
 function request(remoteAddress: string | undefined, headers: Record<string, string | string[]> = {}): Request {
   return { socket: { remoteAddress }, headers } as unknown as Request;
@@ -76,5 +76,25 @@ describe('per-address limiter when the store fails', () => {
 
   it('rejects a negative limit at construction', () => {
     expect(() => createIpLimiter({ redis: failingRedis(), limitPerMinute: -1, logger: { warn: jest.fn() } as never })).toThrow(RangeError);
+  });
+});
+
+describe('the check beside a call', () => {
+  it('is sent when first waited on, once', async () => {
+    const redis = failingRedis();
+    const limiter = createIpLimiter({ redis, limitPerMinute: 10, logger: { warn: jest.fn() } as never });
+    const req = { ...request('203.0.113.7'), method: 'POST', path: '/chat/completions' } as unknown as Request;
+    const res = { locals: {}, getHeaderNames: () => ['x-request-id'] };
+    const next = jest.fn();
+    limiter.middleware(req, res as never, next);
+    expect(next).toHaveBeenCalledWith();
+    expect(redis.calls).toBe(0);
+    const gate = ipGateOf(res as never)!;
+    expect(gate.headersBefore).toEqual(['x-request-id']);
+    const first = gate.refusal;
+    expect(gate.refusal).toBe(first);
+    expect(redis.calls).toBe(1);
+    // The store failed: the check fails open.
+    await expect(first).resolves.toBeUndefined();
   });
 });

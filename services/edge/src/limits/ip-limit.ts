@@ -71,7 +71,10 @@ export function checksBeside(req: Pick<Request, 'method' | 'path'>): boolean {
  * waits for `refusal` before routing under auto, downloading images or calling a vendor
  * (libs/call, Caller.gate); the error handler waits for it before any error answer, and a refusal
  * is then the answer, as if the check had run first: "checked before authentication" (spec,
- * Authentication 7), with only the headers that were set before it.
+ * Authentication 7), with only the headers that were set before it. The check is sent to Redis
+ * when `refusal` is first read: by the call's handler, in the same write as the key's bucket and
+ * admission (one round trip for the three), by the key lookup of a key the cache does not hold,
+ * or by the error handler; every request ends in one of them.
  */
 export interface IpGate {
   refusal: Promise<ServiceError | undefined>;
@@ -166,13 +169,21 @@ export function createIpLimiter(options: IpLimiterOptions): IpLimiter {
 
   const beside = options.checkBeside ?? checksBeside;
   const middleware: RequestHandler = (req, res, next) => {
-    const checking = check(clientAddress(req, options.trustedProxyHeader));
+    const address = clientAddress(req, options.trustedProxyHeader);
     if (limit > 0 && beside(req)) {
-      res.locals.ipGate = { refusal: checking, headersBefore: res.getHeaderNames() } satisfies IpGate;
+      // Sent when first waited on (IpGate): on a call, in the same write as its key bucket and admission.
+      let checking: Promise<ServiceError | undefined> | undefined;
+      const gate: IpGate = {
+        get refusal() {
+          return (checking ??= check(address));
+        },
+        headersBefore: res.getHeaderNames(),
+      };
+      res.locals.ipGate = gate;
       next();
       return;
     }
-    checking.then(
+    check(address).then(
       (refusal) => next(refusal),
       (error: unknown) => next(error),
     );

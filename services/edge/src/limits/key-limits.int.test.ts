@@ -259,4 +259,54 @@ describe('key limiter (real Redis)', () => {
     ahead.advance(1000);
     await refusal(ahead.limiter.check(key, limits, 1));
   });
+
+  describe('refunds folded into the next check (foldRefunds)', () => {
+    function foldingLimiter(flushMs = 60_000): { limiter: KeyLimiter; advance: (ms: number) => void } {
+      let clock = T0;
+      return { limiter: createKeyLimiter({ redis, logger: silent as never, now: () => clock, foldRefunds: { flushMs } }), advance: (ms) => void (clock += ms) };
+    }
+
+    it('reports the same headers as a refund sent on its own, and the next check applies it', async () => {
+      const sent = limiterWithClock(redis);
+      const folded = foldingLimiter();
+      const limits: KeyLimits = { requestsPerMinute: 600, tokensPerMinute: 1000 };
+      const [a, b] = [newKey(), newKey()];
+      await sent.limiter.check(a, limits, 400);
+      await folded.limiter.check(b, limits, 400);
+      sent.advance(1500);
+      folded.advance(1500);
+      const expected = await sent.limiter.refund(a, limits, 400, 150);
+      expect(await folded.limiter.refund(b, limits, 400, 150)).toEqual(expected);
+      // Not sent yet: the bucket still holds the charge ...
+      const plain = limiterWithClock(redis, T0 + 1500).limiter;
+      expect((await plain.peek(b, limits))['x-ratelimit-remaining-tokens']).toBe('625');
+      // ... which the key's next check applies before it takes (600 + 25 refilled + 250 back, less 100).
+      expect((await folded.limiter.check(b, limits, 100)).headers['x-ratelimit-remaining-tokens']).toBe('775');
+      expect((await sent.limiter.check(a, limits, 100)).headers['x-ratelimit-remaining-tokens']).toBe('775');
+      // A call that used more than its estimate: the extra is taken the same way, never below 0.
+      await folded.limiter.refund(b, limits, 100, 2000);
+      expect((await plain.peek(b, limits))['x-ratelimit-remaining-tokens']).toBe('775');
+      expect((await folded.limiter.peek(b, limits))['x-ratelimit-remaining-tokens']).toBe('0');
+    });
+
+    it('sends the refunds no check came for within flushMs, in one write', async () => {
+      const folded = foldingLimiter(20);
+      const limits: KeyLimits = { requestsPerMinute: 600, tokensPerMinute: 1000 };
+      const keys = [newKey(), newKey(), newKey()];
+      for (const key of keys) await folded.limiter.check(key, limits, 400);
+      for (const key of keys) expect((await folded.limiter.refund(key, limits, 400, 100))!['x-ratelimit-remaining-tokens']).toBe('900');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const plain = limiterWithClock(redis).limiter;
+      for (const key of keys) expect((await plain.peek(key, limits))['x-ratelimit-remaining-tokens']).toBe('900');
+    });
+
+    it('a refund with no check of its key to start from is sent at once', async () => {
+      const folded = foldingLimiter();
+      const limits: KeyLimits = { requestsPerMinute: 600, tokensPerMinute: 1000 };
+      const key = newKey();
+      await limiterWithClock(redis).limiter.check(key, limits, 400);
+      expect((await folded.limiter.refund(key, limits, 400, 150))!['x-ratelimit-remaining-tokens']).toBe('850');
+      expect((await limiterWithClock(redis).limiter.peek(key, limits))['x-ratelimit-remaining-tokens']).toBe('850');
+    });
+  });
 });
