@@ -83,14 +83,14 @@ describe('key limiter (real Redis)', () => {
   it('token bucket: exact headers, refusal when tokens run out, continuous refill', async () => {
     const { limiter, advance } = limiterWithClock(redis);
     const key = newKey();
-    const limits: KeyLimits = { requestsPerMinute: 600, tokensPerMinute: 1000 };
+    const limits: KeyLimits = { requestsPerMinute: 60, tokensPerMinute: 1000 };
 
     expect(await limiter.check(key, limits, 400)).toEqual({
       charged: 400,
       headers: {
-        'x-ratelimit-limit-requests': '600',
-        'x-ratelimit-remaining-requests': '599',
-        'x-ratelimit-reset-requests': '100ms',
+        'x-ratelimit-limit-requests': '60',
+        'x-ratelimit-remaining-requests': '59',
+        'x-ratelimit-reset-requests': '1s',
         'x-ratelimit-limit-tokens': '1000',
         'x-ratelimit-remaining-tokens': '600',
         // 400 tokens at 1000 per minute: 24 s to refill.
@@ -101,9 +101,9 @@ describe('key limiter (real Redis)', () => {
     const refused = await refusal(limiter.check(key, limits, 700));
     expect(refused.message).toBe('Rate limit reached for tokens per minute (limit 1000, remaining 600, requested 700). Please try again in 6s.');
     expect(refused.headers).toEqual({
-      'x-ratelimit-limit-requests': '600',
-      'x-ratelimit-remaining-requests': '599',
-      'x-ratelimit-reset-requests': '100ms',
+      'x-ratelimit-limit-requests': '60',
+      'x-ratelimit-remaining-requests': '59',
+      'x-ratelimit-reset-requests': '1s',
       'x-ratelimit-limit-tokens': '1000',
       'x-ratelimit-remaining-tokens': '600',
       'x-ratelimit-reset-tokens': '24s',
@@ -112,8 +112,8 @@ describe('key limiter (real Redis)', () => {
     });
 
     advance(1500); // +25 tokens, requests back to full
-    expect((await limiter.peek(key, limits))).toMatchObject({ 'x-ratelimit-remaining-tokens': '625', 'x-ratelimit-reset-tokens': '22.5s', 'x-ratelimit-remaining-requests': '600', 'x-ratelimit-reset-requests': '0s' });
-    expect((await limiter.check(key, limits, 625)).headers).toMatchObject({ 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '60s', 'x-ratelimit-remaining-requests': '599' });
+    expect((await limiter.peek(key, limits))).toMatchObject({ 'x-ratelimit-remaining-tokens': '625', 'x-ratelimit-reset-tokens': '22.5s', 'x-ratelimit-remaining-requests': '60', 'x-ratelimit-reset-requests': '0s' });
+    expect((await limiter.check(key, limits, 625)).headers).toMatchObject({ 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '60s', 'x-ratelimit-remaining-requests': '59' });
     const empty = await refusal(limiter.check(key, limits, 1));
     expect(empty.headers['retry-after']).toBe('1');
     expect(empty.headers['x-ratelimit-reset-tokens']).toBe('60s');
@@ -171,14 +171,15 @@ describe('key limiter (real Redis)', () => {
   it('refund moves the token bucket to the real count, within 0 and the capacity', async () => {
     const { limiter } = limiterWithClock(redis);
     const key = newKey();
-    const limits: KeyLimits = { requestsPerMinute: 600, tokensPerMinute: 1000 };
+    // 6 requests a minute: the request bucket's key lives 10 s of real time (at 600 a minute, 100 ms: a loaded run could outlast it).
+    const limits: KeyLimits = { requestsPerMinute: 6, tokensPerMinute: 1000 };
     await limiter.check(key, limits, 400);
 
     // Estimated 400, used 150: 250 come back.
     expect(await limiter.refund(key, limits, 400, 150)).toEqual({
-      'x-ratelimit-limit-requests': '600',
-      'x-ratelimit-remaining-requests': '599',
-      'x-ratelimit-reset-requests': '100ms',
+      'x-ratelimit-limit-requests': '6',
+      'x-ratelimit-remaining-requests': '5',
+      'x-ratelimit-reset-requests': '10s',
       'x-ratelimit-limit-tokens': '1000',
       'x-ratelimit-remaining-tokens': '850',
       'x-ratelimit-reset-tokens': '9s',
@@ -191,7 +192,7 @@ describe('key limiter (real Redis)', () => {
     expect(await limiter.refund(key, limits, 5000, 0)).toMatchObject({ 'x-ratelimit-remaining-tokens': '1000', 'x-ratelimit-reset-tokens': '0s' });
     expect(await redis.exists(keyLimitKeys(key).tokens)).toBe(0);
     // The request bucket is untouched by refunds.
-    expect((await limiter.peek(key, limits))['x-ratelimit-remaining-requests']).toBe('599');
+    expect((await limiter.peek(key, limits))['x-ratelimit-remaining-requests']).toBe('5');
   });
 
   it('peek takes nothing and reports a fresh key as full', async () => {
