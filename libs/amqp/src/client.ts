@@ -6,6 +6,7 @@ import { declareQueue, type QueueOptions } from './topology';
 import { DEFAULT_CONFIRM_TIMEOUT_MS, publish, type PublishOptions } from './publish';
 import { consume, consumeBatch, type BatchConsumeOptions, type ConsumeOptions, type Consumer } from './consume';
 import { AmqpUnavailableError, backoffDelay, Sleeper, type BackoffOptions } from './failures';
+import { coalesceWrites, socketOf } from './coalesce';
 
 export interface AmqpConnection {
   connection: ChannelModel;
@@ -19,6 +20,8 @@ export interface AmqpConnection {
  */
 export async function connectAmqp(url: string, onClose?: (error?: unknown) => void): Promise<AmqpConnection> {
   const connection = await amqp.connect(url);
+  const socket = socketOf(connection);
+  if (socket) coalesceWrites(socket);
   const channel = await connection.createConfirmChannel();
   let closing = false;
   connection.on('close', (error) => {
@@ -185,6 +188,9 @@ export function createAmqpClient(options: AmqpClientOptions): AmqpClient {
     const gen = ++generation;
     const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
     const connection = await amqp.connect(url, { timeout: connectTimeoutMs, clientProperties: { connection_name: options.name ?? 'svc' } });
+    // Publishes, acks and confirms' replies of one event-loop turn in one socket write.
+    const socket = socketOf(connection);
+    if (socket) coalesceWrites(socket);
     // A broker that stops answering half way through the set-up: dropping the socket fails what is pending.
     const setupTimer = setTimeout(() => destroySocket(connection), connectTimeoutMs * 3);
     try {

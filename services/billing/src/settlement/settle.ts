@@ -1,7 +1,7 @@
 import type { UsageRecord } from '@svc/protos';
 import { svcMetrics } from '@svc/telemetry';
 import type { Logger } from '@svc/logger';
-import type { Redis } from '@svc/redis';
+import { inOneWrite, type Redis } from '@svc/redis';
 import type { Prisma } from '../db';
 import { cacheBaseline, counterPlan, keyList } from '../admission/counters';
 import { admissionScripts } from '@svc/admission';
@@ -70,10 +70,14 @@ async function insertLedgerRows(prisma: LedgerWriter, records: UsageRecord[]): P
   return rows.map((row) => ({ occurredAt: row.occurred_at }));
 }
 
-/** One SETTLE script per record, pipelined. Returns each record's key call count (-1: not counted). */
+/**
+ * One SETTLE script per record, every one of the batch sent in one write (`inOneWrite`: one
+ * syscall for the batch rather than one per record). Returns each record's key call count (-1:
+ * not counted).
+ */
 async function moveCounters(redis: Redis, records: UsageRecord[]): Promise<number[]> {
   const scripts = admissionScripts(redis);
-  return Promise.all(
+  return inOneWrite(redis, () => Promise.all(
     records.map(async (record) => {
       const organizationId = record.organization_id ?? '';
       const plan = counterPlan(
@@ -90,7 +94,7 @@ async function moveCounters(redis: Redis, records: UsageRecord[]): Promise<numbe
       ]);
       return Number(calls);
     }),
-  );
+  ));
 }
 
 /** A key that just reached its 20th answered call gets its baseline now (off the settlement path). */
