@@ -19,27 +19,28 @@ const FLOOR = {
   chatProbeAccuracy: 0.88,
   /**
    * data/paste-probe.jsonl, classified here: asks around a pasted document (predict.ts, pastedAsks).
-   * 0.881 measured: a factual question under the paste that the model is unsure of alone is read
+   * 0.869 measured: a factual question under the paste that the model is unsure of alone is read
    * as one about the paste (extraction), and a paste without code is named by its ask.
    */
   pasteProbeAccuracy: 0.85,
   /**
    * GAIR-NLP/auto-j's Chatbot Arena requests, held out (data/eval.json real_probe): requests as
    * users sent them, with code and math detection (any code kind for a code request, math for math).
-   * 0.517 measured; code detection 0.823 (precision 0.49: a paste without code is no longer code
-   * work because the whole message read so), math 0.781.
+   * 0.531 measured; code detection 0.831 (precision 0.57: a paste without code is no longer code
+   * work because the whole message read so, and debugging is told from security review on
+   * hand-written contrasts), math 0.762.
    */
-  realProbeAccuracy: 0.5,
+  realProbeAccuracy: 0.52,
   realProbeCodeRecall: 0.8,
   realProbeMathRecall: 0.75,
   difficultySpearman: { math_level: 0.48, spider: 0.55, bird: 0.6 } as Record<string, number>,
   /**
-   * 0.588 measured. Until data/handwritten-chat.jsonl, every multiple-choice question in training
+   * 0.645 measured. Until data/handwritten-chat.jsonl, every multiple-choice question in training
    * was math or a PurpleLlama security question, so CyberMetric's security multiple-choice read
    * as security_audit by its format alone (84 %); with knowledge questions in that format too, the
-   * security words must carry it (64 %).
+   * security words must carry it (64 % then).
    */
-  evalOnlyAccuracy: 0.58,
+  evalOnlyAccuracy: 0.62,
 };
 
 interface EvalReport {
