@@ -5,7 +5,7 @@
 // is as deployed: traces exported over OTLP/HTTP (to a sink in this process that reads and drops
 // them, sampled at the deployed ratio), the Prometheus exporter on every service and LOG_LEVEL info.
 //
-//   node bench/compare-builds.mjs --before <checkout> [--requests 1000] [--cpu-calls 1000] [--telemetry both|on|off]
+//   node bench/compare-builds.mjs --before <checkout> [--requests 1000] [--warmup 2000] [--cpu-calls 1000] [--telemetry both|on|off]
 //                                 [--rates 400,600,800 --seconds 5]
 //
 // --rates: then named calls open loop at each rate through one fleet at a time (the order turned
@@ -24,6 +24,8 @@ import { atRate, bootSideBySide, cpuMs, otlpSink, root, summarize, ms, timedPost
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 1000);
+// Rounds through every fleet before measuring: V8 optimizes the hot path over the first thousands of calls.
+const WARMUP = Number(args.warmup ?? 2000);
 const CPU_CALLS = Number(args['cpu-calls'] ?? 1000);
 const RATES = (args.rates ?? '').split(',').filter(Boolean).map(Number);
 const SECONDS = Number(args.seconds ?? 5);
@@ -75,7 +77,7 @@ async function main() {
     const samples = Object.fromEntries(fleets.flatMap((fleet) => [[`${fleet.label} named`, []], [`${fleet.label} auto`, []], [`${fleet.label} stream`, []]]));
     const directSamples = [];
     const directStreamSamples = [];
-    for (let i = 0; i < 200; i += 1) for (const fleet of fleets) {
+    for (let i = 0; i < WARMUP; i += 1) for (const fleet of fleets) {
       await timed(fleet.url, fleet.headers, namedBody);
       await timed(fleet.url, fleet.headers, autoBody);
       await firstByte(fleet.url, fleet.headers, streamBody);

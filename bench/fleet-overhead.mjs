@@ -4,12 +4,14 @@
 // Also: the highest request rate whose p99 added latency stays within 5 ms, and streaming
 // time to first byte through the fleet versus direct.
 //
-//   node bench/fleet-overhead.mjs [--requests 2000] [--rates 250,500,1000,1500,2000]
+//   node bench/fleet-overhead.mjs [--requests 2000] [--warmup 2000] [--rates 250,500,1000,1500,2000]
 import { Agent, request } from 'undici';
 import { atRate, bootFleet, summarize, ms, timedPost } from './lib.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 2000);
+// Calls before measuring: V8 optimizes the hot path over the first thousands of calls.
+const WARMUP = Number(args.warmup ?? 2000);
 const RATES = (args.rates ?? '250,500,1000,1500,2000').split(',').map(Number);
 const MODEL = 'vendor-1/orion-mini-5';
 const body = JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'benchmark' }] });
@@ -34,7 +36,7 @@ async function main() {
   const edgeHeaders = { authorization: `Bearer ${apiKey}` };
   const directHeaders = { authorization: 'Bearer sim' };
   try {
-    for (let i = 0; i < 300; i += 1) {
+    for (let i = 0; i < WARMUP; i += 1) {
       await timed(edgeUrl, edgeHeaders, body);
       await timed(directUrl, directHeaders, directBody);
     }

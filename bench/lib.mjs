@@ -159,6 +159,12 @@ export function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** utime and stime of a process apart, in ms: how much of its CPU the kernel spent for it (syscalls, loopback TCP). */
+export function cpuSplitMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
 export const ms = (value) => `${value.toFixed(3)} ms`;
 
 /** One POST through `dispatcher`, read to the end; its latency in milliseconds (throws on a non-200). */

@@ -6,19 +6,22 @@
 // Chrome DevTools. --responses sends Responses turns instead: each continues the head of a 20-turn
 // conversation (previous_response_id, store true), as bench/responses.mjs does.
 //
-//   node bench/profile.mjs [--requests 3000] [--services edge,billing] [--auto | --responses] [--top 25]
-//                          [--telemetry on|off|traces|metrics] [--env K=V,...] [--checkout <dir>] [--profile on|off]
+//   node bench/profile.mjs [--requests 3000] [--warmup 300] [--services edge,billing] [--auto | --responses] [--top 25]
+//                          [--telemetry on|off|traces|metrics] [--env K=V,...] [--checkout <dir>] [--profile on|off|perf]
+// --profile perf: Linux perf instead of V8's profiler (V8's puts time after a syscall on the native
+// write it returned from: 40 % "writev"/"writeBuffer" for 0.15 ms of kernel time a call).
 import { Agent, request } from 'undici';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolve } from 'node:path';
-import { benchEnv, cpuMs, otlpSink, root as here, timedPost } from './lib.mjs';
+import { benchEnv, cpuMs, cpuSplitMs, otlpSink, root as here, timedPost } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]?.startsWith('--') || all[i + 1] === undefined ? 'true' : all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 3000);
+const WARMUP = Number(args.warmup ?? 300);
 const SERVICES = (args.services ?? 'edge,billing').split(',');
 const TOP = Number(args.top ?? 25);
 // --checkout <dir>: profile another built clone (e.g. the commit before a change) with this script.
@@ -26,7 +29,8 @@ const root = args.checkout ? `${resolve(args.checkout)}/` : here;
 const AUTO = args.auto === 'true';
 const RESPONSES = args.responses === 'true';
 const TELEMETRY = args.telemetry !== 'off';
-const PROFILE = args.profile !== 'off';
+const PERF = args.profile === 'perf';
+const PROFILE = args.profile !== 'off' && !PERF;
 
 /** Self time per node, folded by `fold(node)`, as a share of all sampled time. */
 function fold(profile, key, window) {
@@ -87,6 +91,9 @@ async function main() {
   // --env K=V,K=V: settings for every service (e.g. TRACE_SAMPLE_RATIO=1).
   for (const pair of (args.env ?? '').split(',').filter(Boolean)) env[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
   const nodeArgs = {};
+  // --profile perf: Linux perf samples the process (user and kernel, no signal-timing bias); the
+  // JIT writes /tmp/perf-<pid>.map so JavaScript frames have names.
+  for (const service of PERF ? SERVICES : []) nodeArgs[service] = ['--perf-basic-prof-only-functions'];
   for (const service of PROFILE ? SERVICES : []) {
     mkdirSync(join(dir, service), { recursive: true });
     nodeArgs[service] = ['--cpu-prof', '--cpu-prof-dir', join(dir, service), '--cpu-prof-interval', '200'];
@@ -111,20 +118,42 @@ async function main() {
   const auto = JSON.stringify({ model: 'auto', max_tokens: 16, messages: [{ role: 'user', content: 'Summarize the following paragraph in one sentence: the committee met twice and agreed on the budget.' }] });
   const cpuOf = (service) => cpuMs(fleet.processOf(service)?.pid);
   try {
-    for (let i = 0; i < 300; i += 1) await timedPost(dispatcher, url, headers, AUTO && i % 2 ? auto : named);
+    for (let i = 0; i < WARMUP; i += 1) await timedPost(dispatcher, url, headers, AUTO && i % 2 ? auto : named);
     const before = Object.fromEntries(SERVICES.map((service) => [service, cpuOf(service)]));
+    const splitBefore = Object.fromEntries(SERVICES.map((service) => [service, cpuSplitMs(fleet.processOf(service)?.pid)]));
+    const recorders = PERF ? SERVICES.map((service) => {
+      mkdirSync(join(dir, service), { recursive: true });
+      const out = join(dir, service, 'perf.data');
+      return { service, out, child: spawn('perf', ['record', '-F', '1999', '-g', '-o', out, '-p', String(fleet.processOf(service)?.pid)], { stdio: 'ignore' }) };
+    }) : [];
+    if (PERF) await new Promise((resolve) => setTimeout(resolve, 500));
     const started = performance.now();
     window.from = Number(process.hrtime.bigint() / 1000n);
     for (let i = 0; i < REQUESTS; i += 1) await timedPost(dispatcher, url, headers, AUTO && i % 2 ? auto : named);
     const elapsed = performance.now() - started;
     window.to = Number(process.hrtime.bigint() / 1000n);
+    for (const recorder of recorders) {
+      const exited = new Promise((resolve) => recorder.child.once('exit', resolve));
+      recorder.child.kill('SIGINT');
+      await exited;
+    }
     process.stdout.write(`${REQUESTS} ${RESPONSES ? 'Responses turns' : AUTO ? 'named and auto (alternating)' : 'named'} calls in ${(elapsed / 1000).toFixed(1)} s, telemetry ${TELEMETRY ? 'on as deployed' : 'off'}${PROFILE ? ', under the profiler' : ''}\n`);
-    for (const service of SERVICES) process.stdout.write(`  ${service}: ${((cpuOf(service) - before[service]) / REQUESTS).toFixed(2)} ms CPU per call\n`);
+    for (const service of SERVICES) {
+      const split = cpuSplitMs(fleet.processOf(service)?.pid);
+      const user = (split.user - splitBefore[service].user) / REQUESTS;
+      const system = (split.system - splitBefore[service].system) / REQUESTS;
+      process.stdout.write(`  ${service}: ${((cpuOf(service) - before[service]) / REQUESTS).toFixed(2)} ms CPU per call (user ${user.toFixed(2)}, kernel ${system.toFixed(2)})\n`);
+    }
   } finally {
     await fleet.stop();
     await sink.close();
     await dispatcher.close();
     execFileSync('rabbitmqctl', ['delete_vhost', vhost], { stdio: 'ignore' });
+  }
+  for (const service of PERF ? SERVICES : []) {
+    const report = execFileSync('perf', ['report', '-i', join(dir, service, 'perf.data'), '--no-children', '--sort', 'dso,sym', '--stdio', '-g', 'none', '--percent-limit', '0.4'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    process.stdout.write(`\n${service}: perf samples of the measured calls by shared object and symbol (self)\n`);
+    for (const line of report.split('\n').filter((l) => /^\s+\d/.test(l)).slice(0, TOP)) process.stdout.write(`  ${line.trim().replace(/\s+/g, ' ')}\n`);
   }
   for (const service of PROFILE ? SERVICES : []) {
     const file = readdirSync(join(dir, service)).find((name) => name.endsWith('.cpuprofile'));
