@@ -31,7 +31,7 @@ const RATES = (args.rates ?? '').split(',').filter(Boolean).map(Number);
 const SECONDS = Number(args.seconds ?? 5);
 const MODES = args.telemetry === 'on' ? ['on'] : args.telemetry === 'off' ? ['off'] : ['off', 'on'];
 if (!args.before) {
-  process.stderr.write('usage: node bench/compare-builds.mjs --before <checkout> [--requests 1000] [--cpu-calls 1000] [--telemetry both|on|off]\n');
+  process.stderr.write('usage: node bench/compare-builds.mjs --before <checkout> [--requests 1000] [--warmup 2000] [--cpu-calls 1000] [--telemetry both|on|off] [--rates 400,600 --seconds 5]\n');
   process.exit(2);
 }
 const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 30_000 });

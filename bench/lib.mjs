@@ -153,16 +153,19 @@ export async function atRate(rate, seconds, call) {
   return { ...summarize(latencies), errors, achieved: latencies.length / elapsed };
 }
 
-/** utime + stime of a process, in ms (USER_HZ is 100 on Linux). */
-export function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** utime and stime of a process apart, in ms: how much of its CPU the kernel spent for it (syscalls, loopback TCP). */
+/**
+ * utime and stime of a process apart, in ms (USER_HZ is 100 on Linux): system is what the kernel
+ * spent for it (syscalls, loopback TCP).
+ */
 export function cpuSplitMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
+/** utime + stime of a process, in ms. */
+export function cpuMs(pid) {
+  const { user, system } = cpuSplitMs(pid);
+  return user + system;
 }
 
 export const ms = (value) => `${value.toFixed(3)} ms`;

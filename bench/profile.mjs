@@ -6,7 +6,7 @@
 // Chrome DevTools. --responses sends Responses turns instead: each continues the head of a 20-turn
 // conversation (previous_response_id, store true), as bench/responses.mjs does.
 //
-//   node bench/profile.mjs [--requests 3000] [--warmup 300] [--services edge,billing] [--auto | --responses] [--top 25]
+//   node bench/profile.mjs [--requests 3000] [--warmup 2000] [--services edge,billing] [--auto | --responses] [--top 25]
 //                          [--telemetry on|off|traces|metrics] [--env K=V,...] [--checkout <dir>] [--profile on|off|perf]
 // --profile perf: Linux perf instead of V8's profiler (V8's puts time after a syscall on the native
 // write it returned from: 40 % "writev"/"writeBuffer" for 0.15 ms of kernel time a call).
@@ -16,12 +16,12 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolve } from 'node:path';
-import { benchEnv, cpuMs, cpuSplitMs, otlpSink, root as here, timedPost } from './lib.mjs';
+import { benchEnv, cpuSplitMs, otlpSink, root as here, timedPost } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const args = Object.fromEntries(process.argv.slice(2).map((arg, i, all) => (arg.startsWith('--') ? [arg.slice(2), all[i + 1]?.startsWith('--') || all[i + 1] === undefined ? 'true' : all[i + 1]] : null)).filter(Boolean));
 const REQUESTS = Number(args.requests ?? 3000);
-const WARMUP = Number(args.warmup ?? 300);
+const WARMUP = Number(args.warmup ?? 2000);
 const SERVICES = (args.services ?? 'edge,billing').split(',');
 const TOP = Number(args.top ?? 25);
 // --checkout <dir>: profile another built clone (e.g. the commit before a change) with this script.
@@ -116,15 +116,13 @@ async function main() {
     named = JSON.stringify({ model: 'vendor-1/orion-mini-5', max_output_tokens: 16, input: 'Benchmark: answer this turn briefly.', previous_response_id: head });
   }
   const auto = JSON.stringify({ model: 'auto', max_tokens: 16, messages: [{ role: 'user', content: 'Summarize the following paragraph in one sentence: the committee met twice and agreed on the budget.' }] });
-  const cpuOf = (service) => cpuMs(fleet.processOf(service)?.pid);
+  const cpuOf = (service) => cpuSplitMs(fleet.processOf(service)?.pid);
   try {
     for (let i = 0; i < WARMUP; i += 1) await timedPost(dispatcher, url, headers, AUTO && i % 2 ? auto : named);
     const before = Object.fromEntries(SERVICES.map((service) => [service, cpuOf(service)]));
-    const splitBefore = Object.fromEntries(SERVICES.map((service) => [service, cpuSplitMs(fleet.processOf(service)?.pid)]));
     const recorders = PERF ? SERVICES.map((service) => {
       mkdirSync(join(dir, service), { recursive: true });
-      const out = join(dir, service, 'perf.data');
-      return { service, out, child: spawn('perf', ['record', '-F', '1999', '-g', '-o', out, '-p', String(fleet.processOf(service)?.pid)], { stdio: 'ignore' }) };
+      return spawn('perf', ['record', '-F', '1999', '-g', '-o', join(dir, service, 'perf.data'), '-p', String(fleet.processOf(service)?.pid)], { stdio: 'ignore' });
     }) : [];
     if (PERF) await new Promise((resolve) => setTimeout(resolve, 500));
     const started = performance.now();
@@ -133,16 +131,16 @@ async function main() {
     const elapsed = performance.now() - started;
     window.to = Number(process.hrtime.bigint() / 1000n);
     for (const recorder of recorders) {
-      const exited = new Promise((resolve) => recorder.child.once('exit', resolve));
-      recorder.child.kill('SIGINT');
+      const exited = new Promise((resolve) => recorder.once('exit', resolve));
+      recorder.kill('SIGINT');
       await exited;
     }
-    process.stdout.write(`${REQUESTS} ${RESPONSES ? 'Responses turns' : AUTO ? 'named and auto (alternating)' : 'named'} calls in ${(elapsed / 1000).toFixed(1)} s, telemetry ${TELEMETRY ? 'on as deployed' : 'off'}${PROFILE ? ', under the profiler' : ''}\n`);
+    process.stdout.write(`${REQUESTS} ${RESPONSES ? 'Responses turns' : AUTO ? 'named and auto (alternating)' : 'named'} calls in ${(elapsed / 1000).toFixed(1)} s, telemetry ${TELEMETRY ? 'on as deployed' : 'off'}${PROFILE ? ', under the profiler' : PERF ? ', under perf' : ''}\n`);
     for (const service of SERVICES) {
-      const split = cpuSplitMs(fleet.processOf(service)?.pid);
-      const user = (split.user - splitBefore[service].user) / REQUESTS;
-      const system = (split.system - splitBefore[service].system) / REQUESTS;
-      process.stdout.write(`  ${service}: ${((cpuOf(service) - before[service]) / REQUESTS).toFixed(2)} ms CPU per call (user ${user.toFixed(2)}, kernel ${system.toFixed(2)})\n`);
+      const now = cpuOf(service);
+      const user = (now.user - before[service].user) / REQUESTS;
+      const system = (now.system - before[service].system) / REQUESTS;
+      process.stdout.write(`  ${service}: ${(user + system).toFixed(2)} ms CPU per call (user ${user.toFixed(2)}, kernel ${system.toFixed(2)})\n`);
     }
   } finally {
     await fleet.stop();
