@@ -1,6 +1,6 @@
 import './instrumentation';
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createLogger, throttledWarning } from '@svc/logger';
 import { catalog } from '@svc/catalog';
 import { createRedis, inOneWrite } from '@svc/redis';
@@ -10,6 +10,7 @@ import { BATCH_CANCEL_CHANNEL, CONVERSATION_CHANGES_CHANNEL, batchStart, convers
 import { drainBudgetMs, onShutdown, run } from '@svc/lifecycle';
 import { stopTelemetry } from '@svc/telemetry';
 import { readConfig } from './config';
+import { createAppServer } from './http-server';
 import { createApp } from './app';
 import { clientErrorHandler, connectRefusal } from './middleware/errors';
 import { createCompactor } from './responses/compactor';
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
     isReady: () => ready,
   });
   // Node would answer a missing Host with a bare 400; the app answers it in the envelope (hostRequired).
-  const server: Server = createServer({ requireHostHeader: false }, app);
+  const server: Server = createAppServer(app, { requireHostHeader: false });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.EDGE_PORT, config.EDGE_HOST, () => {
