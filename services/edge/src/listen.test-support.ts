@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { createAppServer, type PrototypedApp } from './http-server';
+import { createAppServer, type PrototypedApp } from '@svc/lifecycle';
 import type { AddressInfo } from 'node:net';
 
 /** A handler tests serve on a loopback port of its own. */

@@ -1,7 +1,7 @@
 import './instrumentation';
 import { createLogger, type Logger } from '@svc/logger';
 import { stopTelemetry } from '@svc/telemetry';
-import { createServer } from 'node:http';
+import { createAppServer } from '@svc/lifecycle';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { BatchStore, DEFAULT_BATCH_OPTIONS } from './batch/run';
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     fault: config.SIM_FAULT,
     batches: new BatchStore(Date.now, { ...DEFAULT_BATCH_OPTIONS, lineMs: config.SIM_BATCH_LINE_MS }),
   });
-  const server = createServer(app);
+  const server = createAppServer(app);
   // Streams can sit idle through a long simulated ttft; the client decides when to give up.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;

@@ -1,7 +1,7 @@
 import express from 'express';
 import { connect, type AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createAppServer } from './http-server';
+import { createAppServer } from './app-server';
 
 describe('createAppServer', () => {
   let server: Server;
