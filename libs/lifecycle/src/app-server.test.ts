@@ -1,6 +1,6 @@
 import express from 'express';
 import { connect, type AddressInfo } from 'node:net';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createAppServer } from './app-server';
 
 describe('createAppServer', () => {
@@ -73,5 +73,19 @@ describe('createAppServer', () => {
       fetch(`${base}/echo?q=${i}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ i }) }).then((r) => r.json() as Promise<{ body: { i: number }; q: string }>),
     ));
     expect(bodies.map((b) => [b.body.i, b.q])).toEqual(Array.from({ length: 20 }, (_, i) => [i, String(i)]));
+  });
+
+  it('serves a plain handler (no express prototypes) with Node’s own objects', async () => {
+    let proto: object | undefined;
+    const plain = createAppServer((req, res) => {
+      proto = Object.getPrototypeOf(req) as object;
+      res.end('plain');
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const response = await fetch(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`);
+    expect(await response.text()).toBe('plain');
+    expect(proto).toBe(IncomingMessage.prototype);
+    plain.closeAllConnections();
+    await new Promise((resolve) => plain.close(resolve));
   });
 });

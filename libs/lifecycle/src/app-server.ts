@@ -2,10 +2,13 @@ import { IncomingMessage, ServerResponse, createServer, type RequestListener, ty
 import type { Socket } from 'node:net';
 
 /** What express gives each request and response as its prototype (`app.request`, `app.response`). */
-export interface PrototypedApp extends RequestListener {
+interface PrototypedApp extends RequestListener {
   request: object;
   response: object;
 }
+
+const prototyped = (handler: RequestListener): handler is PrototypedApp =>
+  typeof (handler as Partial<PrototypedApp>).request === 'object' && typeof (handler as Partial<PrototypedApp>).response === 'object';
 
 type Initializer = (this: object, ...args: unknown[]) => void;
 
@@ -23,10 +26,11 @@ const callable = (constructor: unknown): constructor is Initializer =>
  * when the prototype is already the one asked for). One express route (`bench/app-server.mjs`):
  * 204 µs of server CPU per request → 112 µs, a bare Node handler 69 µs (ARCHITECTURE.md, "Request
  * objects born with express's prototypes").
- * On a Node whose constructors are classes, the server is Node's own (the same behaviour, without the gain).
+ * Any other handler (no `request`/`response` prototypes), or a Node whose constructors are classes,
+ * gets Node's own server: the same behaviour, without the gain.
  */
-export function createAppServer(app: PrototypedApp, options: ServerOptions = {}): Server {
-  if (!callable(IncomingMessage) || !callable(ServerResponse)) return createServer(options, app);
+export function createAppServer(app: RequestListener, options: ServerOptions = {}): Server {
+  if (!prototyped(app) || !callable(IncomingMessage) || !callable(ServerResponse)) return createServer(options, app);
   const initRequest = IncomingMessage;
   const initResponse = ServerResponse;
   function AppRequest(this: object, socket: Socket): void {

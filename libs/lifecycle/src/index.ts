@@ -65,4 +65,4 @@ export function run(service: string, main: () => Promise<void>, logger?: Logger)
 }
 
 export { withTimeout } from './timing';
-export { createAppServer, type PrototypedApp } from './app-server';
+export { createAppServer } from './app-server';

@@ -1,5 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
-import { createAppServer, type PrototypedApp } from '@svc/lifecycle';
+import type { RequestListener, Server } from 'node:http';
+import { createAppServer } from '@svc/lifecycle';
 import type { AddressInfo } from 'node:net';
 
 /** A handler tests serve on a loopback port of its own. */
@@ -12,12 +12,9 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-const isApp = (handler: RequestListener): handler is PrototypedApp =>
-  typeof (handler as Partial<PrototypedApp>).request === 'object' && typeof (handler as Partial<PrototypedApp>).response === 'object';
-
-/** An express app is served the way the edge serves it (`createAppServer`); any other handler by Node's own server. */
+/** Served the way the edge serves its app (`createAppServer`: an express app's requests born with its prototypes). */
 export async function listenLocal(handler: RequestListener): Promise<LocalServer> {
-  const server = isApp(handler) ? createAppServer(handler) : createServer(handler);
+  const server = createAppServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
