@@ -36,7 +36,7 @@ export interface DifficultyModel {
 /**
  * Weights in the form inference uses: feature index → compact row → OUTPUTS int8 values,
  * scaled per column. Kept as int8 rather than expanded to floats because lookups are
- * scattered: a 36-byte row is one cache line, and cache misses, not arithmetic, dominate
+ * scattered: a 32-byte row is half a cache line, and cache misses, not arithmetic, dominate
  * the time of a classification.
  */
 export interface Model {
@@ -71,17 +71,36 @@ export interface WeightsFile {
 }
 
 /** Raw logits of all heads for one feature vector. */
+/** Scratch for logits: the weight-row offset and value of each feature that has weights. */
+let rowBase = new Int32Array(16384);
+let rowValue = new Float64Array(16384);
+
+/**
+ * out = x · weights, scaled per column. Computed a column at a time: a first pass looks up each
+ * feature's row (the scattered reads, all independent, so the memory system serves many at once),
+ * then each output sums its column over those rows, now in cache, with the sum in a register.
+ * Row-at-a-time (each feature's OUTPUTS values added into out) waits on one miss after another and
+ * stores every partial sum: 2–3× slower on a mixed stream of requests, same result bit for bit
+ * (each column still sums the features in order).
+ */
 export function logits(model: Model, x: SparseVector, out: Float64Array): Float64Array {
-  out.fill(0);
   const { rowOf, weights, scales } = model;
+  if (rowBase.length < x.n) {
+    rowBase = new Int32Array(x.idx.length);
+    rowValue = new Float64Array(x.idx.length);
+  }
+  let m = 0;
   for (let i = 0; i < x.n; i++) {
     const r = rowOf[x.idx[i]];
     if (r < 0) continue;
-    const v = x.val[i];
-    const base = r * OUTPUTS;
-    for (let k = 0; k < OUTPUTS; k++) out[k] += v * weights[base + k];
+    rowBase[m] = r * OUTPUTS;
+    rowValue[m++] = x.val[i];
   }
-  for (let k = 0; k < OUTPUTS; k++) out[k] *= scales[k];
+  for (let k = 0; k < OUTPUTS; k++) {
+    let sum = 0;
+    for (let i = 0; i < m; i++) sum += rowValue[i] * weights[rowBase[i] + k];
+    out[k] = sum * scales[k];
+  }
   return out;
 }
 

@@ -90,6 +90,19 @@ describe('the ask around a pasted document names the kind of work', () => {
     expect(c.reason).toMatch(/request around the pasted text/);
   });
 
+  it('quotes the words of the ask that won, read once with the rest, whichever side it is on', () => {
+    const quotes = (reason: string) => [...reason.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    const translate = 'Translate the following into German, keeping the numbering.';
+    const alone = classifier.classify(user(translate));
+    expect(quotes(alone.reason).length).toBeGreaterThan(0);
+    // The other candidate (a closing line under the paste) is read too; its words are not quoted.
+    for (const text of [`${translate}\n\n${POLICY}\n\nThanks a lot, see you tomorrow.`, `Thanks a lot.\n\n${POLICY}\n\n${translate}`]) {
+      const c = classifier.classify(user(text));
+      expect(c.taskType).toBe('translation');
+      expect(quotes(c.reason)).toEqual(quotes(alone.reason));
+    }
+  });
+
   it('keeps difficulty and stakes of the whole message, not of the ask alone', () => {
     const asked = classifier.classify(user(`Translate the following into German.\n\n${POLICY}`), { probabilities: true });
     const askAlone = classifier.classify(user('Translate the following into German.'), { probabilities: true });

@@ -146,9 +146,7 @@ function buildReason(
 /** Reusable buffers; classification is synchronous, so one set per process is enough. */
 const vec: SparseVector = newSparseVector();
 const z = new Float64Array(OUTPUTS);
-const pTask = new Float64Array(N_TASK);
 const dFeatures = new Float64Array(N_DIFFICULTY_FEATURES);
-const terms: Terms = newTerms();
 
 /** The difficulty model's score: its word part (a column of the hashed weights) plus its dense part. */
 export function difficultyScore(model: Model, input: FeatureInput, z: ArrayLike<number>, p: ArrayLike<number>): number {
@@ -234,99 +232,140 @@ export function holdsCode(text: string): boolean {
   return code >= 3 && code * 4 >= lines;
 }
 
+/**
+ * One text read once: its classification (probabilities always kept), the indices of its two
+ * likeliest kinds and its raw top probability, and the terms its features were built from, kept in
+ * the reading's own buffer so the reason can be written later from whichever reading wins.
+ */
+interface Reading {
+  result: Classification;
+  pTask: Float64Array;
+  best: number;
+  second: number;
+  confidence: number;
+  terms?: Terms;
+}
+
+/**
+ * Term buffers: the whole message's, and one for each candidate ask (pastedAsks returns two at
+ * most). A message, its asks and the reason are read once each: the reason is written from the
+ * terms of the reading that names the kind of work, never by reading that text again.
+ */
+const wholeTerms: Terms = newTerms();
+const askTerms: Terms[] = [newTerms(), newTerms()];
+
 export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
+  const wantReason = !options.noReason;
   const asks = pastedAsks(input.text);
-  if (asks.length === 0) return predictText(model, input, options);
-  const whole = predictText(model, input, options);
-  let best: { ask: string; asked: Classification } | undefined;
-  for (const ask of asks) {
-    const asked = predictText(model, { ...input, text: ask }, { noReason: true, probabilities: options.probabilities });
-    if (!best || asked.confidence > best.asked.confidence) best = { ask, asked };
+  const whole = read(model, input, wantReason ? wholeTerms : undefined);
+  if (asks.length === 0) return finish(model, whole, input.afterTool, options);
+  let best: { ask: string; asked: Reading } | undefined;
+  const readings: Array<{ ask: string; asked: Reading }> = [];
+  for (let i = 0; i < asks.length; i++) {
+    const ask = asks[i];
+    const asked = read(model, { ...input, text: ask }, wantReason ? askTerms[i] : undefined);
+    readings.push({ ask, asked });
+    if (!best || asked.result.confidence > best.asked.result.confidence) best = { ask, asked };
   }
-  if (!best) return whole;
+  if (!best) return finish(model, whole, input.afterTool, options);
   /** The whole message reads as code work and the paste holds code: the code is the work. */
-  const codeWork = whole.taskType.startsWith('code:') && holdsCode(input.text);
+  const codeWork = whole.result.taskType.startsWith('code:') && holdsCode(input.text);
   /** Set when an unsure factual question is read as one about the paste: its confidence. */
   let questionMass: number | undefined;
-  if (best.asked.confidence < ASK_CONFIDENCE) {
+  /** The kind of work the ask is taken to name (a question's is a knowledge question's). */
+  let askedTask = best.asked.result.taskType as TaskType;
+  if (best.asked.result.confidence < ASK_CONFIDENCE) {
     // A factual question written under (or over) a pasted text that names no kind of work plainly
     // is a question about that text: extraction from it (pasted code stays the code's work). Its
     // confidence is what the question alone gives a knowledge question and extraction together.
     // The question is looked for among both candidates: a document's title line above it is no ask.
-    const question = asks.find((ask) => QUESTION.test(ask));
-    if (question === undefined || codeWork) return whole;
-    const asked = predictText(model, { ...input, text: question }, { noReason: true, probabilities: true });
-    const p = asked.probabilities ?? {};
-    questionMass = (p.qa_knowledge ?? 0) + (p['data:extraction'] ?? 0);
-    best = { ask: question, asked: { ...asked, taskType: 'qa_knowledge', confidence: questionMass } };
+    const question = readings.find((reading) => QUESTION.test(reading.ask));
+    if (question === undefined || codeWork) return finish(model, whole, input.afterTool, options);
+    const p = question.asked.pTask;
+    questionMass = p[TASK_TYPES.indexOf('qa_knowledge')] + p[TASK_TYPES.indexOf('data:extraction')];
+    best = question;
+    askedTask = 'qa_knowledge';
   }
   // Pasted code is the work unless the ask is to do something to it as text (translate it,
   // summarize it, convert it, rewrite it, sort it): the whole message's kind stands, read with the code.
   // A whole message that reads as code work around a paste with no code in it (a policy, minutes)
   // is the ask's work.
-  if (codeWork && !WORK_ON_TEXT.has(best.asked.taskType as TaskType)) return whole;
-  const taskType = ASK_KIND[best.asked.taskType as TaskType] ?? (best.asked.taskType as TaskType);
-  // The reason quotes the ask's own words (the terms of its classification, run again last).
-  const asked = options.noReason
-    ? best.asked
-    : predictText(model, { ...input, text: best.ask }, { probabilities: options.probabilities, reasonFor: { task: taskType, difficulty: whole.difficulty, stakes: whole.stakes } });
-  let probabilities = asked.probabilities;
-  if (probabilities && taskType !== best.asked.taskType) {
+  if (codeWork && !WORK_ON_TEXT.has(askedTask)) return finish(model, whole, input.afterTool, options);
+  const taskType = ASK_KIND[askedTask] ?? askedTask;
+  const asked = best.asked;
+  let probabilities = options.probabilities ? probabilityRecord(asked.pTask) : undefined;
+  if (probabilities && taskType !== askedTask) {
     // The mapped kind carries the ask's probability (a question about the paste is extraction).
-    probabilities = { ...probabilities, [taskType]: (probabilities[taskType] ?? 0) + (probabilities[best.asked.taskType] ?? 0), [best.asked.taskType]: 0 };
+    probabilities = { ...probabilities, [taskType]: (probabilities[taskType] ?? 0) + (probabilities[askedTask] ?? 0), [askedTask]: 0 };
   }
   return {
-    ...whole,
+    ...withoutExtras(whole.result),
     taskType,
-    confidence: Math.round((questionMass ?? Math.max(asked.confidence, probabilities?.[taskType] ?? 0)) * 1e4) / 1e4,
-    reason: asked.reason,
-    ...(options.probabilities ? { probabilities } : {}),
+    confidence: Math.round((questionMass ?? Math.max(asked.result.confidence, probabilities?.[taskType] ?? 0)) * 1e4) / 1e4,
+    // The reason quotes the ask's own words.
+    reason: wantReason
+      ? buildReason(taskType, TASK_TYPES[asked.second], asked.confidence, whole.result.difficulty, whole.result.stakes, topCues(model, asked.terms!, asked.best), input.afterTool, true)
+      : '',
+    ...(options.probabilities ? { probabilities, difficultyScore: whole.result.difficultyScore } : {}),
   };
 }
 
-interface TextOptions extends PredictOptions {
-  /** The reason of an ask that names the kind of work for a whole message (predict). */
-  reasonFor?: { task: TaskType; difficulty: 1 | 2 | 3 | 4 | 5; stakes: 'normal' | 'high' };
+/** The whole message's own answer: its reason written from its terms, probabilities when asked for. */
+function finish(model: Model, reading: Reading, afterTool: boolean, options: PredictOptions): Classification {
+  const { result } = reading;
+  const out = withoutExtras(result);
+  out.reason = reading.terms
+    ? buildReason(result.taskType as TaskType, TASK_TYPES[reading.second], reading.confidence, result.difficulty, result.stakes, topCues(model, reading.terms, reading.best), afterTool)
+    : '';
+  if (options.probabilities) {
+    out.probabilities = probabilityRecord(reading.pTask);
+    out.difficultyScore = result.difficultyScore;
+  }
+  return out;
 }
 
-function predictText(model: Model, input: FeatureInput, options: TextOptions = {}): Classification {
-  const wantReason = !options.noReason;
-  extractFeatures(input, vec, wantReason ? terms : undefined);
+function withoutExtras(result: Classification): Classification {
+  return { taskType: result.taskType, difficulty: result.difficulty, stakes: result.stakes, confidence: result.confidence, reason: result.reason };
+}
+
+function probabilityRecord(p: Float64Array): Record<string, number> {
+  const probabilities: Record<string, number> = {};
+  for (let k = 0; k < N_TASK; k++) probabilities[TASK_TYPES[k]] = p[k];
+  return probabilities;
+}
+
+/** Reads one text: features (and its terms, into `termsOut`), logits, kind of work, difficulty, stakes. */
+function read(model: Model, input: FeatureInput, termsOut: Terms | undefined): Reading {
+  extractFeatures(input, vec, termsOut);
   logits(model, vec, z);
-  softmax(z, TASK_OFFSET, N_TASK, model.temperature, pTask);
+  const p = new Float64Array(N_TASK);
+  softmax(z, TASK_OFFSET, N_TASK, model.temperature, p);
 
   let best = 0;
   let second = 1;
   for (let k = 1; k < N_TASK; k++) {
-    if (pTask[k] > pTask[best]) {
+    if (p[k] > p[best]) {
       second = best;
       best = k;
-    } else if (k !== best && (second === best || pTask[k] > pTask[second])) second = k;
+    } else if (k !== best && (second === best || p[k] > p[second])) second = k;
   }
-  const confidence = pTask[best];
-  const dScore = difficultyScore(model, input, z, pTask);
-  const difficulty = levelOf(dScore, model.difficulty.cuts);
-  const stakes = sigmoid(z[STAKES_OFFSET]) >= HIGH_STAKES_AT ? 'high' : 'normal';
-  const taskType = TASK_TYPES[best];
-
-  const result: Classification = {
-    taskType,
-    difficulty,
-    stakes,
-    confidence: Math.round(confidence * 1e4) / 1e4,
-    reason: !wantReason
-      ? ''
-      : options.reasonFor
-        ? buildReason(options.reasonFor.task, TASK_TYPES[second], confidence, options.reasonFor.difficulty, options.reasonFor.stakes, topCues(model, terms, best), input.afterTool, true)
-        : buildReason(taskType, TASK_TYPES[second], confidence, difficulty, stakes, topCues(model, terms, best), input.afterTool),
+  const confidence = p[best];
+  const dScore = difficultyScore(model, input, z, p);
+  return {
+    result: {
+      taskType: TASK_TYPES[best],
+      difficulty: levelOf(dScore, model.difficulty.cuts),
+      stakes: sigmoid(z[STAKES_OFFSET]) >= HIGH_STAKES_AT ? 'high' : 'normal',
+      confidence: Math.round(confidence * 1e4) / 1e4,
+      reason: '',
+      difficultyScore: dScore,
+    },
+    pTask: p,
+    best,
+    second,
+    confidence,
+    terms: termsOut,
   };
-  if (options.probabilities) {
-    const probabilities: Record<string, number> = {};
-    for (let k = 0; k < N_TASK; k++) probabilities[TASK_TYPES[k]] = pTask[k];
-    result.probabilities = probabilities;
-    result.difficultyScore = dScore;
-  }
-  return result;
 }
 
 /** Kind-of-work logits only, for fitting the temperature. */
