@@ -3,7 +3,7 @@
 // training/build-training-set.mjs from the fetched collections) and writes data/weights.json
 // and data/eval.json. Same set + same seed → byte-identical files.
 //
-//   pnpm --filter @svc/service-router train:router [-- --seed=1337 --epochs=10 --ensemble=3 --no-cross-source --folds-only --dump=<file>]
+//   pnpm --filter @svc/service-router train:router [-- --seed=1337 --epochs=10 --optimizer=sgd|adagrad --lr=1.2 --ensemble=3 --no-cross-source --folds-only --dump=<file>]
 //
 // What it measures, printed and kept in data/eval.json:
 //  - cross_source: the public collections are split by repository into four folds; a model is
@@ -43,6 +43,7 @@ const options = {
   ...DEFAULT_TRAIN_OPTIONS,
   ...(args.seed ? { seed: Number(args.seed) } : {}),
   ...(args.epochs ? { epochs: Number(args.epochs) } : {}),
+  ...(args.optimizer ? { optimizer: args.optimizer } : {}),
   ...(args.lr ? { learningRate: Number(args.lr) } : {}),
   ...(args.l2 ? { l2: Number(args.l2) } : {}),
   ...(args['d-l2'] ? { difficultyL2: Number(args['d-l2']) } : {}),

@@ -3,7 +3,8 @@
  * options and seed always give bit-identical weights. training/run-training.mjs does the file I/O.
  *
  * Two models share the hashed features:
- *  - kind of work (softmax) and stakes (logistic), trained together by AdaGrad with L2, each
+ *  - kind of work (softmax) and stakes (logistic), trained together by plain SGD with L2 (or
+ *    AdaGrad: options.optimizer), each
  *    kind of work weighted so that every kind counts the same whatever its row count; stakes
  *    learn only from rows that label stakes;
  *  - difficulty, trained afterwards and on its own: a regression of the human difficulty
@@ -20,9 +21,24 @@ import {
 import { N_DIFFICULTY_FEATURES, difficultyFeatures } from '../src/classifier/difficulty';
 import { predict, taskLogits } from '../src/classifier/predict';
 
+/**
+ * How the kind-of-work weights are fitted. `sgd`: plain stochastic gradient descent, the step
+ * `learningRate / (1 + epoch)`, the same for every feature. `adagrad`: per-feature steps scaled by
+ * the feature's past gradients, with the weights averaged over the later epochs (the optimizer of
+ * the weights before 2026-11-25, kept to reproduce them and compare).
+ *
+ * Plain SGD generalizes better to real requests here. AdaGrad gives a feature seen a handful of
+ * times (one collection's template word, a hand-written row's odd phrase) steps as large as a
+ * common word's, so rare features end up carrying whole decisions; with one step size for all,
+ * a feature's weight grows with the evidence for it. Measured on the same training set in full
+ * runs, see README.md ("Plain SGD").
+ */
+export type Optimizer = 'sgd' | 'adagrad';
+
 export interface TrainOptions {
   seed: number;
   epochs: number;
+  optimizer: Optimizer;
   learningRate: number;
   l2: number;
   /** Loss weight of the stakes head relative to kind of work. */
@@ -38,7 +54,8 @@ export interface TrainOptions {
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   seed: 1337,
   epochs: 6,
-  learningRate: 0.3,
+  optimizer: 'sgd',
+  learningRate: 1.2,
   l2: 1e-5,
   stakesWeight: 1,
   difficultyEpochs: 10,
@@ -130,22 +147,26 @@ export function trainWeights(rows: CorpusRow[], options: TrainOptions = DEFAULT_
 
 function trainRun(examples: Example[], seed: number, options: TrainOptions): Float64Array {
   const W = new Float64Array(FEATURE_DIM * OUTPUTS);
-  const G = new Float64Array(FEATURE_DIM * OUTPUTS);
+  const adagrad = options.optimizer === 'adagrad';
+  /** AdaGrad's sums of squared gradients (unused by plain SGD). */
+  const G = new Float64Array(adagrad ? FEATURE_DIM * OUTPUTS : 0);
   const z = new Float64Array(OUTPUTS);
   const g = new Float64Array(OUTPUTS);
   const order = examples.map((_, i) => i);
   const rand = prng(seed);
   const { learningRate: lr, l2 } = options;
-  // Averaged SGD: the weights returned are the mean of the weights after every step of the later
-  // epochs (kept lazily: U sums (c - 1) · change at step c, mean = W - U / C), which steadies
-  // what rare features (a short greeting, a tag-like word) end up weighing from one build to the next.
-  const averageFrom = Math.min(options.epochs - 1, Math.floor(options.epochs / 2));
-  const U = new Float64Array(W.length);
+  // AdaGrad's weights are averaged: the weights returned are the mean of the weights after every
+  // step of the later epochs (kept lazily: U sums (c - 1) · change at step c, mean = W - U / C),
+  // which steadies what rare features end up weighing from one build to the next. Plain SGD's
+  // decaying step does that itself.
+  const averageFrom = adagrad ? Math.min(options.epochs - 1, Math.floor(options.epochs / 2)) : options.epochs;
+  const U = new Float64Array(adagrad ? W.length : 0);
   let c = 0;
 
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     shuffle(order, rand);
     const averaging = epoch >= averageFrom;
+    const step = lr / (1 + epoch);
     for (const e of order) {
       const ex = examples[e];
       const { idx, val, n } = ex.x;
@@ -168,9 +189,14 @@ function trainRun(examples: Example[], seed: number, options: TrainOptions): Flo
           const w = W[base + k];
           const grad = v * g[k] + l2 * w;
           if (grad === 0) continue;
-          const acc = G[base + k] + grad * grad;
-          G[base + k] = acc;
-          const change = -(lr * grad) / (Math.sqrt(acc) + 1e-8);
+          let change: number;
+          if (adagrad) {
+            const acc = G[base + k] + grad * grad;
+            G[base + k] = acc;
+            change = -(lr * grad) / (Math.sqrt(acc) + 1e-8);
+          } else {
+            change = -step * grad;
+          }
           W[base + k] = w + change;
           if (averaging) U[base + k] += (c - 1) * change;
         }

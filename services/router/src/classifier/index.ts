@@ -3,6 +3,7 @@
  * confidence for a chat request, with a one-sentence reason. Weights are data
  * (data/weights.json), produced by `pnpm --filter @svc/service-router train:router`.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ChatMessage, FeatureInput, inputFromMessages, useWordVectors } from './features';
@@ -40,10 +41,15 @@ export interface AsyncClassifier {
   readonly meta?: Readonly<Record<string, unknown>>;
 }
 
-/** svc.routing.classifier of the trained model: its format, versioned by the corpus its weights came from. */
+/**
+ * svc.routing.classifier of the trained model: its format, versioned by the weights file it was
+ * loaded from (the first 8 hex of its sha256, kept in meta as `weights_sha256` at load), so two
+ * models trained differently on one training set never share an id; a model built in memory
+ * without that is versioned by the training set it came from.
+ */
 export function trainedClassifierId(meta: Readonly<Record<string, unknown>> | undefined): string {
-  const corpus = typeof meta?.corpus_sha256 === 'string' ? meta.corpus_sha256.slice(0, 8) : '';
-  return corpus ? `svc-router-classifier/1@${corpus}` : 'svc-router-classifier/1';
+  const version = typeof meta?.weights_sha256 === 'string' ? meta.weights_sha256.slice(0, 8) : typeof meta?.corpus_sha256 === 'string' ? meta.corpus_sha256.slice(0, 8) : '';
+  return version ? `svc-router-classifier/1@${version}` : 'svc-router-classifier/1';
 }
 
 /** services/router/data/weights.json, from both src/classifier and dist/classifier. */
@@ -63,8 +69,10 @@ export function classifierFromModel(model: Model): Classifier {
 
 /** Loads the weights file (default: the committed data/weights.json). Throws if it is missing or stale. */
 export function loadClassifier(path: string = DEFAULT_WEIGHTS_PATH): Classifier {
-  const file = JSON.parse(readFileSync(path, 'utf8')) as WeightsFile;
+  const bytes = readFileSync(path);
+  const file = JSON.parse(bytes.toString('utf8')) as WeightsFile;
   const model = deserializeWeights(file);
+  model.meta = { ...model.meta, weights_sha256: createHash('sha256').update(bytes).digest('hex') };
   // The word vectors are read now, with the weights, not by the first request.
   useWordVectors();
   return classifierFromModel(model);

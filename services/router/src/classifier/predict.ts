@@ -274,12 +274,17 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
   let questionMass: number | undefined;
   /** The kind of work the ask is taken to name (a question's is a knowledge question's). */
   let askedTask = best.asked.result.taskType as TaskType;
-  if (best.asked.result.confidence < ASK_CONFIDENCE) {
+  // A factual question read alone as some other kind of work ("What is the nightly hotel cap in
+  // Oslo?" as operations work, "Is alcohol refunded?" as support) asks about the pasted text all
+  // the same, however sure the model is of the question alone; one that does something to the
+  // text (translate it, summarize it) names that work.
+  const offTextQuestion = QUESTION.test(best.ask) && !WORK_ON_TEXT.has(askedTask) && !(askedTask in ASK_KIND) && askedTask !== 'data:extraction';
+  if (best.asked.result.confidence < ASK_CONFIDENCE || offTextQuestion) {
     // A factual question written under (or over) a pasted text that names no kind of work plainly
     // is a question about that text: extraction from it (pasted code stays the code's work). Its
     // confidence is what the question alone gives a knowledge question and extraction together.
     // The question is looked for among both candidates: a document's title line above it is no ask.
-    const question = readings.find((reading) => QUESTION.test(reading.ask));
+    const question = offTextQuestion ? best : readings.find((reading) => QUESTION.test(reading.ask));
     if (question === undefined || codeWork) return finish(model, whole, input.afterTool, options);
     const p = question.asked.pTask;
     questionMass = p[TASK_TYPES.indexOf('qa_knowledge')] + p[TASK_TYPES.indexOf('data:extraction')];
@@ -291,6 +296,9 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
   // A whole message that reads as code work around a paste with no code in it (a policy, minutes)
   // is the ask's work.
   if (codeWork && !WORK_ON_TEXT.has(askedTask)) return finish(model, whole, input.afterTool, options);
+  // A line of small talk next to a paste ("Thoughts?", "See below.") asks for no work of its own:
+  // the whole message, read with what was pasted, says what the work is.
+  if (askedTask === 'conversational_reply') return finish(model, whole, input.afterTool, options);
   const taskType = ASK_KIND[askedTask] ?? askedTask;
   const asked = best.asked;
   let probabilities = options.probabilities ? probabilityRecord(asked.pTask) : undefined;
