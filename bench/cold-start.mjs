@@ -26,10 +26,14 @@ async function main() {
   const fleets = [];
   try {
     const variant = args.env ? Object.fromEntries(args.env.split(',').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])) : undefined;
-    fleets.push(...(await Promise.all([
+    const booted = await Promise.allSettled([
       bootSideBySide({ label: 'as deployed', telemetry: true, sinkUrl: sink.url }),
       ...(variant ? [bootSideBySide({ label: args.env, telemetry: true, sinkUrl: sink.url, env: variant })] : []),
-    ])));
+    ]);
+    // A fleet that started is stopped (finally, below) even when the other failed to.
+    for (const result of booted) if (result.status === 'fulfilled') fleets.push(result.value);
+    const failed = booted.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     const direct = `http://127.0.0.1:${fleets[0].fleet.ports.vendorSim}/v1/chat/completions`;
     const samples = new Map(fleets.map((fleet) => [fleet.label, { named: [], auto: [] }]));
     for (let i = 0; i < ROUNDS; i += 1) {

@@ -25,7 +25,7 @@ import { predict, taskLogits } from '../src/classifier/predict';
  * How the kind-of-work weights are fitted. `sgd`: plain stochastic gradient descent, the step
  * `learningRate / (1 + epoch)`, the same for every feature. `adagrad`: per-feature steps scaled by
  * the feature's past gradients, with the weights averaged over the later epochs (the optimizer of
- * the weights before 2026-11-25, kept to reproduce them and compare).
+ * the weights before 2026-11-25 at learningRate 0.3, kept to reproduce them and compare).
  *
  * Plain SGD generalizes better to real requests here. AdaGrad gives a feature seen a handful of
  * times (one collection's template word, a hand-written row's odd phrase) steps as large as a

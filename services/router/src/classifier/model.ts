@@ -70,13 +70,12 @@ export interface WeightsFile {
   meta: Record<string, unknown>;
 }
 
-/** Raw logits of all heads for one feature vector. */
 /** Scratch for logits: the weight-row offset and value of each feature that has weights. */
 let rowBase = new Int32Array(16384);
 let rowValue = new Float64Array(16384);
 
 /**
- * out = x · weights, scaled per column. Computed a column at a time: a first pass looks up each
+ * Raw logits of all heads for one feature vector: out = x · weights, scaled per column. Computed a column at a time: a first pass looks up each
  * feature's row (the scattered reads, all independent, so the memory system serves many at once),
  * then each output sums its column over those rows, now in cache, with the sum in a register.
  * Row-at-a-time (each feature's OUTPUTS values added into out) waits on one miss after another and

@@ -252,6 +252,8 @@ interface Reading {
  * terms of the reading that names the kind of work, never by reading that text again.
  */
 const wholeTerms: Terms = newTerms();
+const QA_INDEX = TASK_TYPES.indexOf('qa_knowledge');
+const EXTRACTION_INDEX = TASK_TYPES.indexOf('data:extraction');
 const askTerms: Terms[] = [newTerms(), newTerms()];
 
 export function predict(model: Model, input: FeatureInput, options: PredictOptions = {}): Classification {
@@ -259,15 +261,9 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
   const asks = pastedAsks(input.text);
   const whole = read(model, input, wantReason ? wholeTerms : undefined);
   if (asks.length === 0) return finish(model, whole, input.afterTool, options);
-  let best: { ask: string; asked: Reading } | undefined;
-  const readings: Array<{ ask: string; asked: Reading }> = [];
-  for (let i = 0; i < asks.length; i++) {
-    const ask = asks[i];
-    const asked = read(model, { ...input, text: ask }, wantReason ? askTerms[i] : undefined);
-    readings.push({ ask, asked });
-    if (!best || asked.result.confidence > best.asked.result.confidence) best = { ask, asked };
-  }
-  if (!best) return finish(model, whole, input.afterTool, options);
+  const readings = asks.map((ask, i) => ({ ask, asked: read(model, { ...input, text: ask }, wantReason ? askTerms[i] : undefined) }));
+  // The most confident ask (the first on a tie).
+  let best = readings.reduce((a, b) => (b.asked.result.confidence > a.asked.result.confidence ? b : a));
   /** The whole message reads as code work and the paste holds code: the code is the work. */
   const codeWork = whole.result.taskType.startsWith('code:') && holdsCode(input.text);
   /** Set when an unsure factual question is read as one about the paste: its confidence. */
@@ -287,7 +283,7 @@ export function predict(model: Model, input: FeatureInput, options: PredictOptio
     const question = offTextQuestion ? best : readings.find((reading) => QUESTION.test(reading.ask));
     if (question === undefined || codeWork) return finish(model, whole, input.afterTool, options);
     const p = question.asked.pTask;
-    questionMass = p[TASK_TYPES.indexOf('qa_knowledge')] + p[TASK_TYPES.indexOf('data:extraction')];
+    questionMass = p[QA_INDEX] + p[EXTRACTION_INDEX];
     best = question;
     askedTask = 'qa_knowledge';
   }
