@@ -49,6 +49,22 @@ describe('extractFeatures', () => {
     expect(Array.from(terms.index.slice(0, terms.n)).every((i) => i >= 0 && i < BUCKETS)).toBe(true);
   });
 
+  it.each([
+    ['a short request', 'Why does my Python script throw KeyError: amount? It worked yesterday, the script is the same.'],
+    // The most terms a block can hold: every capped character a word of its own, each pair a bigram.
+    ['2,000 distinct CJK characters', Array.from({ length: 4000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7) % 20000))).join('')],
+  ])('emits every bucket its word block touched, once, in first-touch order (%s)', (_label, text) => {
+    const v = newSparseVector();
+    const terms = newTerms(16384);
+    extractFeatures({ text, afterTool: false, turns: 1 }, v, terms);
+    const firstTouch = [...new Set(Array.from(terms.index.slice(0, terms.n)))];
+    expect(firstTouch.length).toBeGreaterThan(text.length > 1000 ? 3500 : 20);
+    expect(Array.from(v.idx.slice(0, firstTouch.length))).toEqual(firstTouch);
+    // The word block is scaled to unit length.
+    const norm = Math.hypot(...Array.from(v.val.slice(0, firstTouch.length)));
+    expect(norm).toBeCloseTo(1, 5);
+  });
+
   it('caps very long text to its head and tail', () => {
     const long = 'a'.repeat(TEXT_HEAD_CHARS) + 'b'.repeat(100_000) + 'c'.repeat(TEXT_TAIL_CHARS);
     const capped = capText(long);
