@@ -16,6 +16,7 @@
  * request is about, in a space shared with words no training row used.
  */
 import { EMBEDDING_DIM, WordVectors, loadWordVectors, lookup } from './word-vectors';
+import { addRows } from './row-sum';
 
 export { EMBEDDING_DIM };
 
@@ -198,58 +199,10 @@ function addWordVector(table: WordVectors, h: number): void {
   wordWeight[wordCount++] = table.weight[row];
 }
 
-/** Words summed per block, as logits sums its rows (model.ts): the block's vectors stay in cache. */
-const WORD_BLOCK = 32;
-
-/**
- * embeddingSum over the recorded words, in blocks of WORD_BLOCK words and eight dimensions at a
- * time in registers; each dimension adds the words in order, so the sum is the plain loop's bit for bit.
- */
-function sumWordVectors(v: Int8Array): void {
-  for (let from = 0; from < wordCount; from += WORD_BLOCK) {
-    const to = Math.min(wordCount, from + WORD_BLOCK);
-    let k = 0;
-    for (; k + 8 <= EMBEDDING_DIM; k += 8) {
-      let s0 = embeddingSum[k];
-      let s1 = embeddingSum[k + 1];
-      let s2 = embeddingSum[k + 2];
-      let s3 = embeddingSum[k + 3];
-      let s4 = embeddingSum[k + 4];
-      let s5 = embeddingSum[k + 5];
-      let s6 = embeddingSum[k + 6];
-      let s7 = embeddingSum[k + 7];
-      for (let i = from; i < to; i++) {
-        const b = wordBase[i] + k;
-        const w = wordWeight[i];
-        s0 += w * v[b];
-        s1 += w * v[b + 1];
-        s2 += w * v[b + 2];
-        s3 += w * v[b + 3];
-        s4 += w * v[b + 4];
-        s5 += w * v[b + 5];
-        s6 += w * v[b + 6];
-        s7 += w * v[b + 7];
-      }
-      embeddingSum[k] = s0;
-      embeddingSum[k + 1] = s1;
-      embeddingSum[k + 2] = s2;
-      embeddingSum[k + 3] = s3;
-      embeddingSum[k + 4] = s4;
-      embeddingSum[k + 5] = s5;
-      embeddingSum[k + 6] = s6;
-      embeddingSum[k + 7] = s7;
-    }
-    for (; k < EMBEDDING_DIM; k++) {
-      let sum = embeddingSum[k];
-      for (let i = from; i < to; i++) sum += wordWeight[i] * v[wordBase[i] + k];
-      embeddingSum[k] = sum;
-    }
-  }
-  wordCount = 0;
-}
-
 function flushEmbedding(out: SparseVector, weight: number): void {
-  sumWordVectors(useWordVectors().vectors);
+  // Each dimension adds the words in order, in blocks that keep their vectors in cache.
+  addRows(wordBase, wordWeight, wordCount, useWordVectors().vectors, embeddingSum, EMBEDDING_DIM);
+  wordCount = 0;
   let sq = 0;
   for (let k = 0; k < EMBEDDING_DIM; k++) sq += embeddingSum[k] * embeddingSum[k];
   const scale = sq > 0 ? weight / Math.sqrt(sq) : 0;

@@ -10,6 +10,7 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { FEATURE_DIM, FEATURE_VERSION, SparseVector } from './features';
 import { DIFFICULTY_FEATURES } from './difficulty';
 import { LOGITS_WASM } from './logits-wasm';
+import { addRows } from './row-sum';
 
 // Kinds of work in the spec's order, from the catalog; the weight layout follows this order.
 import { TASK_TYPES, type TaskType } from '@svc/catalog';
@@ -140,16 +141,10 @@ let rowBase = new Int32Array(16384);
 let rowValue = new Float64Array(16384);
 
 /**
- * Rows summed per block in logits: a block's rows (32 × 32 bytes) stay in the first-level cache
- * while every column is summed over them.
- */
-const LOGIT_BLOCK = 32;
-
-/**
  * Raw logits of all heads for one feature vector: out = x · weights, scaled per column. A first
  * pass looks up each feature's row (the scattered reads, all independent, so the memory system
- * serves many at once); then the rows are taken in blocks of LOGIT_BLOCK, and within a block eight
- * columns at a time are summed over the block's rows, now in cache. Each column's sum runs on
+ * serves many at once); then the rows are taken in blocks of 32, and within a block eight columns
+ * at a time are summed over the block's rows, now in cache (row-sum.ts). Each column's sum runs on
  * across blocks and adds the features in order, so the result is bit for bit the sum of a plain
  * loop over the features. The kernel does this with SIMD (two columns an instruction, the int8
  * weights widened eight at a time); JavaScript does the same in eight registers.
@@ -184,45 +179,7 @@ export function logits(model: Model, x: SparseVector, out: Float64Array): Float6
     rowValue[m++] = x.val[i];
   }
   out.fill(0, 0, OUTPUTS);
-  for (let from = 0; from < m; from += LOGIT_BLOCK) {
-    const to = Math.min(m, from + LOGIT_BLOCK);
-    let k = 0;
-    for (; k + 8 <= OUTPUTS; k += 8) {
-      let s0 = out[k];
-      let s1 = out[k + 1];
-      let s2 = out[k + 2];
-      let s3 = out[k + 3];
-      let s4 = out[k + 4];
-      let s5 = out[k + 5];
-      let s6 = out[k + 6];
-      let s7 = out[k + 7];
-      for (let i = from; i < to; i++) {
-        const b = rowBase[i] + k;
-        const v = rowValue[i];
-        s0 += v * weights[b];
-        s1 += v * weights[b + 1];
-        s2 += v * weights[b + 2];
-        s3 += v * weights[b + 3];
-        s4 += v * weights[b + 4];
-        s5 += v * weights[b + 5];
-        s6 += v * weights[b + 6];
-        s7 += v * weights[b + 7];
-      }
-      out[k] = s0;
-      out[k + 1] = s1;
-      out[k + 2] = s2;
-      out[k + 3] = s3;
-      out[k + 4] = s4;
-      out[k + 5] = s5;
-      out[k + 6] = s6;
-      out[k + 7] = s7;
-    }
-    for (; k < OUTPUTS; k++) {
-      let sum = out[k];
-      for (let i = from; i < to; i++) sum += rowValue[i] * weights[rowBase[i] + k];
-      out[k] = sum;
-    }
-  }
+  addRows(rowBase, rowValue, m, weights, out, OUTPUTS);
   for (let k = 0; k < OUTPUTS; k++) out[k] *= scales[k];
   return out;
 }
