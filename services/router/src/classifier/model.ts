@@ -153,34 +153,32 @@ let rowValue = new Float64Array(16384);
  * column reads them again); blocks in JavaScript, 0.20–0.39 ms; the kernel, 0.10–0.11 ms.
  */
 export function logits(model: Model, x: SparseVector, out: Float64Array): Float64Array {
-  const { rowOf, weights, scales, kernel } = model;
-  if (kernel && x.n <= KERNEL_ROWS) {
-    const { rows, values } = kernel;
-    let m = 0;
-    for (let i = 0; i < x.n; i++) {
-      const r = rowOf[x.idx[i]];
-      if (r < 0) continue;
-      rows[m] = KERNEL_WEIGHTS_AT + r * OUTPUTS;
-      values[m++] = x.val[i];
-    }
-    kernel.run(KERNEL_ROWS_AT, KERNEL_VALUES_AT, m, KERNEL_OUT_AT);
-    for (let k = 0; k < OUTPUTS; k++) out[k] = kernel.out[k] * scales[k];
-    return out;
-  }
-  if (rowBase.length < x.n) {
+  const { rowOf, weights, scales } = model;
+  const kernel = model.kernel && x.n <= KERNEL_ROWS ? model.kernel : undefined;
+  if (!kernel && rowBase.length < x.n) {
     rowBase = new Int32Array(x.idx.length);
     rowValue = new Float64Array(x.idx.length);
   }
+  // The kernel addresses rows in its own memory, where the weights start at KERNEL_WEIGHTS_AT.
+  const bases = kernel ? kernel.rows : rowBase;
+  const values = kernel ? kernel.values : rowValue;
+  const weightsAt = kernel ? KERNEL_WEIGHTS_AT : 0;
   let m = 0;
   for (let i = 0; i < x.n; i++) {
     const r = rowOf[x.idx[i]];
     if (r < 0) continue;
-    rowBase[m] = r * OUTPUTS;
-    rowValue[m++] = x.val[i];
+    bases[m] = weightsAt + r * OUTPUTS;
+    values[m++] = x.val[i];
   }
-  out.fill(0, 0, OUTPUTS);
-  addRows(rowBase, rowValue, m, weights, out, OUTPUTS);
-  for (let k = 0; k < OUTPUTS; k++) out[k] *= scales[k];
+  let sums = out;
+  if (kernel) {
+    kernel.run(KERNEL_ROWS_AT, KERNEL_VALUES_AT, m, KERNEL_OUT_AT);
+    sums = kernel.out;
+  } else {
+    out.fill(0, 0, OUTPUTS);
+    addRows(rowBase, rowValue, m, weights, out, OUTPUTS);
+  }
+  for (let k = 0; k < OUTPUTS; k++) out[k] = sums[k] * scales[k];
   return out;
 }
 
